@@ -1,6 +1,6 @@
-import type { RewriteEvent, ToolContext, ToolInstance } from '@debug-gym/core';
+import { EnvConfigError, type RewriteEvent, type ToolContext, type ToolInstance } from '@debug-gym/core';
 import { CommandRunner } from './command-runner.js';
-import { SessionPool, type StartOutcome } from './session-pool.js';
+import { SessionPool, type StandbyPolicy, type StartOutcome } from './session-pool.js';
 
 export interface PdbToolOptions {
   /** Show the `l .` listing around the current frame after every command (default true). */
@@ -9,8 +9,12 @@ export interface PdbToolOptions {
   persistentBreakpoints?: boolean;
   /** Use the env's debug entrypoint when the call gives none (default true); false makes `entrypoint` required. */
   setDefaultEntrypoint?: boolean;
-  /** Keep a second pdb process ready at its first prompt so restarts are instant (default true). */
-  warmStandby?: boolean;
+  /**
+   * Keep a second pdb process ready at its first prompt so restarts take one round trip.
+   * `'after-restart'` (default): from the first restart of an episode on; `'eager'` or `true`: from
+   * reset on; `'off'` or `false`: never.
+   */
+  warmStandby?: StandbyPolicy | boolean;
 }
 
 export const EMPTY_COMMAND_TEXT = 'Failure calling pdb:\nEmpty commands are not allowed.';
@@ -30,7 +34,7 @@ export class PdbTool implements ToolInstance {
     this.pool = new SessionPool({
       autoList,
       persistentBreakpoints: flag(options, 'persistentBreakpoints', 'persistent_breakpoints'),
-      warmStandby: flag(options, 'warmStandby', 'warm_standby'),
+      warmStandby: standbyPolicy(options),
     });
     this.runner = new CommandRunner(this.pool, autoList, (context) => this.restart(context));
   }
@@ -86,6 +90,16 @@ export class PdbTool implements ToolInstance {
     this.entrypoint = entrypoint;
     return this.pool.start(context, entrypoint, changed);
   }
+}
+
+const STANDBY_POLICIES: readonly StandbyPolicy[] = ['after-restart', 'eager', 'off'];
+
+function standbyPolicy(options: PdbToolOptions): StandbyPolicy {
+  const value = options.warmStandby ?? (options as Record<string, unknown>).warm_standby ?? 'after-restart';
+  if (value === true) return 'eager';
+  if (value === false) return 'off';
+  if (typeof value === 'string' && (STANDBY_POLICIES as readonly string[]).includes(value)) return value as StandbyPolicy;
+  throw new EnvConfigError(`pdb option warmStandby must be one of ${STANDBY_POLICIES.map((p) => `'${p}'`).join(', ')}, true or false; got ${JSON.stringify(value)}`);
 }
 
 /** A boolean option, default true; the original's snake_case names (from its YAML configs) work too. */

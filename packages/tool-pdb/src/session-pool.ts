@@ -3,11 +3,17 @@ import { helperCommand } from './helper-command.js';
 import { PdbSession } from './pdb-session.js';
 import { controlLines, type PdbBreakpoint, type PdbState } from './protocol.js';
 
+/**
+ * When a second pdb process is kept waiting at its first prompt, to be swapped in on a restart:
+ * `after-restart` from the first restart of an episode on (an episode that never restarts pdb never
+ * pays for it), `eager` from reset on (the first restart is fast too), `off` never.
+ */
+export type StandbyPolicy = 'after-restart' | 'eager' | 'off';
+
 export interface PoolOptions {
   autoList: boolean;
   persistentBreakpoints: boolean;
-  /** Keep a second process waiting at its first prompt, swapped in on restart. */
-  warmStandby: boolean;
+  warmStandby: StandbyPolicy;
 }
 
 export type StartOutcome =
@@ -30,6 +36,8 @@ interface Standby {
 export class SessionPool {
   active: PdbSession | null = null;
   private standby: Standby | null = null;
+  /** Sessions started since the pool was last closed (a reset closes it). */
+  private starts = 0;
   private readonly closing = new Set<Promise<void>>();
 
   constructor(private readonly options: PoolOptions) {}
@@ -40,6 +48,7 @@ export class SessionPool {
    */
   async start(context: ToolContext, entrypoint: string, changed: readonly string[] = []): Promise<StartOutcome> {
     this.retireActive();
+    this.starts += 1;
     const opened = (await this.takeStandby(entrypoint, changed)) ?? (await this.open(context, entrypoint));
     if (typeof opened === 'string') return { ok: false, output: opened };
     if (!opened.started || opened.startupText.includes(PROGRAM_FINISHED)) {
@@ -50,13 +59,14 @@ export class SessionPool {
     let text = `Starting pdb session with entrypoint: ${entrypoint}\n${opened.startupText}`;
     if (this.options.persistentBreakpoints) text += await this.restore(context, opened);
     else context.breakpoints.clear();
-    this.spawnStandby(context, entrypoint);
+    if (this.options.warmStandby === 'eager' || (this.options.warmStandby === 'after-restart' && this.starts > 1)) {
+      this.spawnStandby(context, entrypoint);
+    }
     return { ok: true, session: opened, text };
   }
 
   /** Start the standby for `entrypoint` unless one is already on its way. */
-  spawnStandby(context: ToolContext, entrypoint: string): void {
-    if (!this.options.warmStandby) return;
+  private spawnStandby(context: ToolContext, entrypoint: string): void {
     if (this.standby?.entrypoint === entrypoint) return;
     this.dropStandby();
     const launched = this.launch(context, entrypoint).catch((error: unknown) => String(error));
@@ -71,6 +81,7 @@ export class SessionPool {
 
   /** Stop everything and wait for it. */
   async close(): Promise<void> {
+    this.starts = 0;
     this.retireActive();
     this.dropStandby();
     while (this.closing.size > 0) await Promise.all([...this.closing]);
