@@ -44,9 +44,16 @@ function hostConfig(options: DockerTerminalOptions): Docker.HostConfig {
   return config;
 }
 
+/** No network: no libnetwork sandbox either (its setup hook re-executes dockerd at every start). */
+function networkOff(options: DockerTerminalOptions): boolean {
+  return options.network === undefined || options.network === false;
+}
+
 function containerSpec(config: ContainerConfig, init: boolean): Docker.ContainerCreateOptions {
   return {
     Image: config.image,
+    // runc still gives the container a network namespace of its own, with only a loopback device.
+    NetworkDisabled: networkOff(config.options),
     Entrypoint: [],
     Cmd: ['/bin/sh', '-c', KEEPALIVE],
     WorkingDir: config.workdir,

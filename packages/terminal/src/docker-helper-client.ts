@@ -1,7 +1,8 @@
 /**
  * Node side of the in-container helper protocol (see docker-helper-source.ts): demultiplexes the
  * hijacked `docker exec` stream (8-byte frame headers, since `Tty: false`), splits stdout into
- * JSON lines, and matches responses to requests by id so many requests can be in flight at once.
+ * JSON lines, matches responses to requests by id so many requests can be in flight at once, and
+ * routes PTY session events to their sessions.
  */
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
@@ -43,6 +44,20 @@ export class HelperOpError extends Error {
   }
 }
 
+/** Receives the output and the exit of one PTY session the helper runs. */
+export interface PtyListener {
+  data(chunk: Buffer): void;
+  /** The program exited (its code; null when killed by a signal or when the helper is gone). */
+  exit(code: number | null): void;
+}
+
+interface PtyEvent {
+  ev: 'data' | 'exit';
+  sid: number;
+  data?: string;
+  code?: number | null;
+}
+
 interface Pending {
   op: string;
   resolve: (response: HelperResponse) => void;
@@ -53,7 +68,9 @@ const STDERR_TAIL = 4096;
 
 export class HelperClient {
   private nextId = 1;
+  private nextSid = 1;
   private readonly pending = new Map<number, Pending>();
+  private readonly ptys = new Map<number, PtyListener>();
   private frameBuffer: Buffer = Buffer.alloc(0);
   private lineParts: Buffer[] = [];
   private stderrTail = '';
@@ -98,6 +115,28 @@ export class HelperClient {
     const response = await this.request(op, params);
     if (!response.ok) throw new HelperOpError(op, response.errno ?? 'EIO', response.error ?? 'unknown helper error');
     return response;
+  }
+
+  /**
+   * Start `cmd` in a PTY opened by the helper (echo off, `rows` × `cols`, its own session with the
+   * PTY as controlling terminal). The listener is registered before the request goes out, so no
+   * output is missed. Resolves with the pid (also the process group id).
+   */
+  async openPty(params: { cmd: string; cwd: string; env: Record<string, string>; rows: number; cols: number }, listener: PtyListener): Promise<{ sid: number; pid: number }> {
+    const sid = this.nextSid++;
+    this.ptys.set(sid, listener);
+    try {
+      const response = await this.call('pty_open', { ...params, sid });
+      return { sid, pid: Number(response.pid) };
+    } catch (error) {
+      this.ptys.delete(sid);
+      throw error;
+    }
+  }
+
+  /** Queue bytes for a PTY session's input (in order; a write to an ended session is dropped). */
+  writePty(sid: number, data: string): void {
+    this.request('pty_write', { sid, data: Buffer.from(data, 'utf8').toString('base64') }).catch(() => undefined);
   }
 
   /** Close the helper's stdin (it then exits) and drop the connection. */
@@ -147,6 +186,10 @@ export class HelperClient {
       this.onStderr(Buffer.concat([line, Buffer.from('\n')]));
       return;
     }
+    if ((message as unknown as PtyEvent).ev !== undefined) {
+      this.onPtyEvent(message as unknown as PtyEvent);
+      return;
+    }
     if (message.id === 0 && message.ready) {
       this.readyResolve(message);
       return;
@@ -157,8 +200,23 @@ export class HelperClient {
     pending.resolve(message);
   }
 
+  private onPtyEvent(event: PtyEvent): void {
+    const listener = this.ptys.get(event.sid);
+    if (!listener) return;
+    if (event.ev === 'data') {
+      listener.data(Buffer.from(event.data ?? '', 'base64'));
+    } else {
+      this.ptys.delete(event.sid);
+      listener.exit(typeof event.code === 'number' ? event.code : null);
+    }
+  }
+
   private onLost(reason: string): void {
     if (this.lostError) return;
+    // The PTYs die with the helper (their masters close).
+    const ptys = [...this.ptys.values()];
+    this.ptys.clear();
+    for (const listener of ptys) listener.exit(null);
     const stderr = this.stderrTail.trim();
     this.lostError = new HelperLostError(stderr ? `${reason}; stderr: ${stderr.slice(-1000)}` : reason);
     this.readyReject(this.lostError);

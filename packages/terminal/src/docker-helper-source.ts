@@ -11,7 +11,17 @@
  *   <- {"id": 8, "ok": false, "errno": "ENOENT", "error": "No such file or directory: '/x'"}
  *
  * Requests are answered out of order: `run` executes on its own thread, file operations are served
- * inline by the reader loop (they take microseconds). The first line the helper writes is
+ * inline by the reader loop (they take microseconds). Interactive sessions run in PTYs the helper
+ * opens itself (no `docker exec` per session); their output and exit arrive as event lines that
+ * carry the session id the client chose instead of a request id:
+ *
+ *   -> {"id": 9, "op": "pty_open", "sid": 9, "cmd": "python -m pdb x.py", "rows": 50, "cols": 200, ...}
+ *   <- {"id": 9, "ok": true, "pid": 42}
+ *   <- {"ev": "data", "sid": 9, "data": "<base64>"}
+ *   -> {"id": 10, "op": "pty_write", "sid": 9, "data": "<base64>"}
+ *   <- {"ev": "exit", "sid": 9, "code": 0}
+ *
+ * The first line the helper writes is
  * `{"id": 0, "ok": true, "ready": true, ...}`. When stdin reaches EOF (the owning Node process is
  * gone), the helper asks PID 1 to exit, so the container stops and is auto-removed even when the
  * owner was SIGKILLed.
@@ -20,7 +30,7 @@
  * sequences (it lives in a template literal).
  */
 export const HELPER_SOURCE = String.raw`
-import base64, errno, json, os, select, shutil, signal, stat, subprocess, sys, threading, time
+import base64, errno, fcntl, json, os, queue, select, shutil, signal, stat, struct, subprocess, sys, termios, threading, time
 
 PROTO_IN = sys.stdin.buffer
 PROTO_OUT = sys.stdout.buffer
@@ -255,6 +265,121 @@ def op_run(req):
     }
 
 
+SESSIONS = {}
+SESSIONS_LOCK = threading.Lock()
+
+
+def take_controlling_tty():
+    # Runs in the child after setsid(): the PTY on stdin becomes its controlling terminal, so a
+    # Ctrl-C written to the master reaches the session's foreground process group as SIGINT.
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def pty_writer(master, inbox):
+    # One writer per session: a program that stops reading its input blocks only its own writes.
+    while True:
+        data = inbox.get()
+        if data is None:
+            return
+        try:
+            write_all(master, data)
+        except OSError:
+            return
+
+
+def pty_reader(sid, proc, master, inbox):
+    pidfd = None
+    if hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(proc.pid)
+        except OSError:
+            pidfd = None
+    exited = False
+    stop_at = None
+    try:
+        while True:
+            watch = [master] if pidfd is None or exited else [master, pidfd]
+            wait = None if pidfd is not None and not exited else 0.05
+            if stop_at is not None:
+                wait = max(0.0, stop_at - time.monotonic())
+            ready = select.select(watch, [], [], wait)[0]
+            if master in ready:
+                try:
+                    chunk = os.read(master, READ_CHUNK)
+                except OSError:  # EIO: every process holding the PTY is gone
+                    chunk = b""
+                if not chunk:
+                    break
+                send({"ev": "data", "sid": sid, "data": b64(chunk)})
+            if not exited and proc.poll() is not None:
+                exited = True
+                stop_at = time.monotonic() + EXIT_GRACE
+            if stop_at is not None and time.monotonic() >= stop_at:
+                break
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+        inbox.put(None)
+        with SESSIONS_LOCK:
+            SESSIONS.pop(sid, None)
+        code = proc.wait()
+        os.close(master)
+        send({"ev": "exit", "sid": sid, "code": code if code >= 0 else None})
+
+
+def op_pty_open(req):
+    sid = req["sid"]
+    env = dict(BASE_ENV)
+    env.update(req.get("env") or {})
+    if SHELL.endswith("bash"):
+        argv = [SHELL, "--noprofile", "--norc", "-c", req["cmd"]]
+    else:
+        argv = [SHELL, "-c", req["cmd"]]
+    master, slave = os.openpty()
+    try:
+        attrs = termios.tcgetattr(slave)
+        attrs[3] &= ~(termios.ECHO | termios.ECHONL)
+        termios.tcsetattr(slave, termios.TCSANOW, attrs)
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", int(req.get("rows", 50)), int(req.get("cols", 200)), 0, 0))
+        proc = subprocess.Popen(
+            argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=req.get("cwd") or None,
+            env=env,
+            close_fds=True,
+            start_new_session=True,
+            preexec_fn=take_controlling_tty,
+        )
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    inbox = queue.Queue()
+    with SESSIONS_LOCK:
+        SESSIONS[sid] = inbox
+    threading.Thread(target=pty_writer, args=(master, inbox), daemon=True).start()
+    threading.Thread(target=pty_reader, args=(sid, proc, master, inbox), daemon=True).start()
+    return {"pid": proc.pid}
+
+
+def op_pty_write(req):
+    with SESSIONS_LOCK:
+        inbox = SESSIONS.get(req["sid"])
+    if inbox is None:
+        raise OSError(errno.ESRCH, "No such session: the program has exited")
+    inbox.put(base64.b64decode(req.get("data") or ""))
+    return {}
+
+
 OPS = {
     "ping": op_ping,
     "read": op_read,
@@ -266,6 +391,8 @@ OPS = {
     "mkdir": op_mkdir,
     "kill": op_kill,
     "run": op_run,
+    "pty_open": op_pty_open,
+    "pty_write": op_pty_write,
 }
 THREADED = {"run"}
 
@@ -295,8 +422,39 @@ def on_eof():
         pass
 
 
+LOCALHOST_HOSTS = (
+    "127.0.0.1\tlocalhost\n"
+    "::1\tlocalhost ip6-localhost ip6-loopback\n"
+    "fe00::0\tip6-localnet\n"
+    "ff00::0\tip6-mcastprefix\n"
+    "ff02::1\tip6-allnodes\n"
+    "ff02::2\tip6-allrouters\n"
+)
+
+
+def ensure_localhost():
+    # Without a network the engine does not manage /etc/hosts, and an image's own file may be
+    # empty: add the entries Docker writes for a container without network, so 'localhost'
+    # resolves. Best effort (a non-root image user cannot write it).
+    try:
+        with open("/etc/hosts") as handle:
+            current = handle.read()
+    except OSError:
+        current = ""
+    for line in current.splitlines():
+        fields = line.split("#", 1)[0].split()
+        if len(fields) > 1 and "localhost" in fields[1:]:
+            return
+    try:
+        with open("/etc/hosts", "w") as handle:
+            handle.write(LOCALHOST_HOSTS + current)
+    except OSError:
+        pass
+
+
 def main():
     set_process_name()
+    ensure_localhost()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     send({"id": 0, "ok": True, "ready": True, "python": "%d.%d.%d" % sys.version_info[:3], "pid": os.getpid(),
           "uid": os.getuid(), "gid": os.getgid(), "shell": SHELL})

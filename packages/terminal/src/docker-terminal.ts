@@ -42,7 +42,7 @@ import {
 } from './docker-helper-client.js';
 import { type ContainerConfig, createContainer, deathReason, removeContainer, startContainer } from './docker-container.js';
 import { fileOpError } from './docker-file-errors.js';
-import { DockerSession, type SessionExec, execSession } from './docker-session.js';
+import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
 import { helperRunResult, runFailure } from './docker-run-result.js';
 import { packDirectory } from './docker-tar.js';
 import { SANDBOX_FIXED_ENV } from './sandbox-env.js';
@@ -188,31 +188,36 @@ export class DockerTerminal implements Terminal {
   }
 
   async openSession(command: string, options: SessionOptions): Promise<TerminalSession> {
-    const container = this.requireContainer();
     const cwd = options.cwd ?? this.workdirPath;
     const where = await this.fileCall('stat', cwd, { follow: true });
     if (!where.stat) throw new PathNotFoundError(cwd, this.workdirPath);
     if ((where.stat as FileStat).type !== 'directory') throw new NotADirectoryError(cwd);
-    const env = { ...SANDBOX_FIXED_ENV, TERM: 'xterm', ...this.env, ...options.env };
-    let exec: SessionExec;
-    try {
-      exec = await execSession(container, command, env, this.resolve(cwd));
-    } catch (error) {
-      throw await this.deathError(error);
-    }
-    const session = new DockerSession({
-      stream: exec.stream,
+    const helper = await this.liveHelper();
+    const session: DockerSession = new DockerSession({
       prompt: options.prompt,
       timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
       maxOutputBytes: this.maxOutputBytes,
-      exitCode: exec.exitCode,
+      write: (data) => helper.writePty(sid, data),
       kill: async (pid) => {
-        if (!this.helper || this.helper.lost) return;
-        await this.helper.call('kill', { pid, signal: 9, group: true }).catch(() => undefined);
-        await this.helper.call('kill', { pid, signal: 9, group: false }).catch(() => undefined);
+        if (helper.lost) return;
+        await helper.call('kill', { pid, signal: 9, group: true }).catch(() => undefined);
+        await helper.call('kill', { pid, signal: 9, group: false }).catch(() => undefined);
       },
       onClosed: (closed) => this.sessions.delete(closed),
     });
+    const env = { ...SANDBOX_FIXED_ENV, TERM: 'xterm', ...this.env, ...options.env };
+    let sid = 0;
+    try {
+      const opened = await helper.openPty(
+        { cmd: command, cwd: this.resolve(cwd), env, rows: SESSION_ROWS, cols: SESSION_COLUMNS },
+        session,
+      );
+      sid = opened.sid;
+      session.attach(opened.pid);
+    } catch (error) {
+      if (error instanceof HelperLostError) await this.checkAlive(error);
+      throw error;
+    }
     this.sessions.add(session);
     return session;
   }

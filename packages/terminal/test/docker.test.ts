@@ -5,6 +5,7 @@
  * DEBUG_GYM_REQUIRE_SANDBOXES=1 (CI).
  */
 import { spawn } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
@@ -257,6 +258,12 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     const [quota, period] = cpu.output.trim().split(/\s+/).map(Number);
     expect(quota! / period!).toBe(1);
     expect((await term.run('ls /sys/class/net')).output.trim()).toBe('lo');
+    // A network namespace of its own (not the host's), where the loopback works and 'localhost' resolves.
+    expect((await term.run('readlink /proc/self/ns/net')).output.trim()).not.toBe(readlinkSync('/proc/self/ns/net'));
+    const loopback = await term.run(
+      `${term.python} -c "import socket; s = socket.create_server(('localhost', 0)); socket.create_connection(s.getsockname()[:2], timeout=5); print('loopback ok')"`,
+    );
+    expect(loopback.output).toBe('loopback ok\n');
 
     const info = await docker.getContainer(term.containerId!).inspect();
     expect(info.Config.Labels).toMatchObject({
@@ -320,13 +327,24 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     expect(killed.output).toContain('helper');
     expect((await term.run('echo still here')).output).toBe('still here\n');
     await term.writeFile('a.txt', 'a');
+    const session = await term.openSession('python3 -q', { prompt: '>>> ', timeoutMs: 10_000 });
+    await session.read();
     await term.run('pkill -9 -f debug-gym-helper; pkill -9 -f "exec(compile"; sleep 1');
     expect(Buffer.from(await term.readFile('a.txt')).toString()).toBe('a');
+    // The session's PTY belonged to the killed helper: it ended with it, and a new one works.
+    expect(session.closed).toBe(true);
+    await expect(session.send('1')).rejects.toBeInstanceOf(SessionClosedError);
+    const again = await term.openSession('python3 -q', { prompt: '>>> ', timeoutMs: 10_000 });
+    await again.read();
+    expect((await again.send('print(6 * 7)')).output).toBe('42\n');
+    await again.close();
   });
 
-  it('runs interactive sessions over a TTY exec', async () => {
+  it('runs interactive sessions in PTYs the helper opens: no docker exec after start', async () => {
     const term = terminal();
     await term.start();
+    const execs = async (): Promise<number> => (await docker.getContainer(term.containerId!).inspect()).ExecIDs?.length ?? 0;
+    const execsAtStart = await execs();
     await term.writeFile('prog.py', 'x = 1\ny = x + 1\nprint("y is", y)\n');
     const pdb = await term.openSession('python3 -m pdb prog.py', { prompt: '(Pdb) ', timeoutMs: 10_000 });
     const first = await pdb.read();
@@ -365,6 +383,7 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     expect((await term.run(sleepers)).output.trim()).toBe('2');
     await sleeper.close();
     expect((await term.run(sleepers)).output.trim()).toBe('0');
+    expect(await execs()).toBe(execsAtStart);
   });
 
   it('caps session output per read', async () => {
