@@ -1,6 +1,6 @@
 /**
- * Tar a host directory for `putArchive` (the repository is copied into the container, never
- * bind-mounted). Regular files, directories and symlinks are kept with their modes and mtimes;
+ * Tar a host directory for the container (the repository is copied in, never bind-mounted): sent
+ * through the helper when small, through `putArchive` otherwise. Regular files, directories and symlinks are kept with their modes and mtimes;
  * sockets, FIFOs and devices are skipped.
  */
 import { createReadStream } from 'node:fs';
@@ -45,4 +45,22 @@ async function addTree(archive: Pack, root: string, relative: string, owner: Tar
 async function addFile(archive: Pack, path: string, header: Parameters<Pack['entry']>[0]): Promise<void> {
   const sink = archive.entry({ ...header, type: 'file' });
   await pipeline(createReadStream(path), sink);
+}
+
+/**
+ * The whole archive in memory, or null (the stream is then abandoned) as soon as it grows past
+ * `limitBytes`.
+ */
+export async function archiveBytes(archive: Pack, limitBytes: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of archive) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes) {
+      archive.destroy();
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }

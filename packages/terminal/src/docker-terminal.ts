@@ -44,7 +44,7 @@ import { type ContainerConfig, createContainer, deathReason, removeContainer, st
 import { fileOpError } from './docker-file-errors.js';
 import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
 import { helperRunResult, runFailure } from './docker-run-result.js';
-import { packDirectory } from './docker-tar.js';
+import { archiveBytes, packDirectory } from './docker-tar.js';
 import { SANDBOX_FIXED_ENV } from './sandbox-env.js';
 
 export interface DockerTerminalOptions extends TerminalOptions {
@@ -82,6 +82,8 @@ const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const DEFAULT_WORKDIR = '/workspace';
 const HELPER_START_TIMEOUT_MS = 30_000;
+/** Archives up to this size are copied in through the helper, bigger ones with putArchive. */
+const INLINE_COPY_LIMIT = 8 * 1024 * 1024;
 /** Pause before trusting a "still running" answer after the helper vanished. */
 const SETTLE_MS = 150;
 
@@ -291,6 +293,12 @@ export class DockerTerminal implements Terminal {
       uid: Number(this.helperInfo?.uid ?? 0),
       gid: Number(this.helperInfo?.gid ?? 0),
     };
+    // Small trees go through the helper: a putArchive makes the engine start a process of its own.
+    const inline = await archiveBytes(packDirectory(hostDir, owner), INLINE_COPY_LIMIT);
+    if (inline) {
+      await this.fileCall('untar', target, { data: inline.toString('base64') });
+      return;
+    }
     try {
       await container.putArchive(packDirectory(hostDir, owner) as unknown as NodeJS.ReadableStream, { path: target });
     } catch (error) {

@@ -5,6 +5,7 @@
  * DEBUG_GYM_REQUIRE_SANDBOXES=1 (CI).
  */
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -231,6 +232,15 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
       expect(await term.stat('link.py')).toMatchObject({ type: 'symlink' });
       await term.copyIn(join(host, 'src'), 'copy/of/src');
       expect(Buffer.from(await term.readFile('copy/of/src/deep/a.py')).toString()).toBe('print("a")\n');
+      // Past 8 MB the archive goes through the engine (putArchive) instead of the helper: same result.
+      const blob = randomBytes(9 * 1024 * 1024);
+      await mkdir(join(host, 'big'));
+      await writeFile(join(host, 'big', 'blob.bin'), blob);
+      await writeFile(join(host, 'big', 'tool.sh'), '#!/bin/sh\necho big tool\n', { mode: 0o755 });
+      await symlink('blob.bin', join(host, 'big', 'link.bin'));
+      await term.copyIn(join(host, 'big'), 'large');
+      const sum = createHash('sha256').update(blob).digest('hex');
+      expect((await term.run('sha256sum large/link.bin && ./large/tool.sh')).output).toBe(`${sum}  large/link.bin\nbig tool\n`);
       await expect(term.copyIn(join(host, 'does-not-exist'))).rejects.toBeInstanceOf(PathNotFoundError);
       await expect(term.copyIn(join(host, 'run.sh'))).rejects.toBeInstanceOf(NotADirectoryError);
     } finally {
