@@ -13,12 +13,10 @@ import {
   pullImage,
   unregisterContainer,
 } from './docker-engine.js';
+import { sandboxLaunch } from './docker-helper-client.js';
 import type { DockerTerminalOptions } from './docker-terminal.js';
 
 const DEFAULT_PIDS_LIMIT = 512;
-
-/** PID 1 of every sandbox: sleeps forever, exits at once on SIGTERM (so a stop never waits). */
-const KEEPALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
 
 export interface ContainerConfig {
   docker: Docker;
@@ -26,6 +24,8 @@ export interface ContainerConfig {
   /** Working directory of the container. */
   workdir: string;
   image: string;
+  /** Interpreter of the helper the container starts. */
+  python: string;
 }
 
 function hostConfig(options: DockerTerminalOptions): Docker.HostConfig {
@@ -50,20 +50,27 @@ function networkOff(options: DockerTerminalOptions): boolean {
 }
 
 function containerSpec(config: ContainerConfig, init: boolean): Docker.ContainerCreateOptions {
+  const launch = sandboxLaunch(config.python);
   return {
     Image: config.image,
     // runc still gives the container a network namespace of its own, with only a loopback device.
     NetworkDisabled: networkOff(config.options),
     Entrypoint: [],
-    Cmd: ['/bin/sh', '-c', KEEPALIVE],
+    Cmd: launch.cmd,
+    Env: launch.env,
     WorkingDir: config.workdir,
     Labels: { ...config.options.labels, ...ownerLabels() },
     Tty: false,
-    AttachStdin: false,
-    AttachStdout: false,
-    AttachStderr: false,
+    // The helper talks over the container's own stdin/stdout; stdin closes when the client's
+    // attach connection does (so an owner that died leaves a helper that sees EOF and stops all).
+    OpenStdin: true,
+    StdinOnce: true,
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
     StopSignal: 'SIGTERM',
-    HostConfig: { ...hostConfig(config.options), Init: init },
+    // The protocol (file contents, command output) must not end up in the engine's log files.
+    HostConfig: { ...hostConfig(config.options), Init: init, LogConfig: { Type: 'none', Config: {} } },
   };
 }
 
@@ -87,16 +94,19 @@ export async function createContainer(config: ContainerConfig, init = config.opt
 }
 
 /**
- * Start the container. Engines without an init binary (`docker-init`) refuse Init: the container
- * is then replaced once by one without it, reported through `onReplace` before it starts.
+ * Start the container, calling `beforeStart` on it first (to attach to it). Engines without an
+ * init binary (`docker-init`) refuse Init: the container is then replaced once by one without it,
+ * reported through `onReplace` before it is attached to and started.
  */
 export async function startContainer(
   container: Docker.Container,
   config: ContainerConfig,
+  beforeStart: (target: Docker.Container) => Promise<void>,
   onReplace: (replacement: Docker.Container) => void,
 ): Promise<void> {
   const { image } = config;
   try {
+    await beforeStart(container);
     await container.start();
   } catch (error) {
     if ((config.options.init ?? true) && /docker-init|init binary|init.*not found/i.test((error as Error).message)) {
@@ -105,6 +115,7 @@ export async function startContainer(
       const replacement = await createContainer(config, false);
       onReplace(replacement);
       try {
+        await beforeStart(replacement);
         await replacement.start();
       } catch (again) {
         throw unavailable(again, `Could not start a Docker container from ${image}`);

@@ -65,6 +65,9 @@ interface Pending {
 }
 
 const STDERR_TAIL = 4096;
+/** Id of the line the sandbox's PID 1 prints when the helper it started exits. */
+const EXITED_ID = -1;
+const STDERR_GRACE_MS = 50;
 
 export class HelperClient {
   private nextId = 1;
@@ -190,6 +193,14 @@ export class HelperClient {
       this.onPtyEvent(message as unknown as PtyEvent);
       return;
     }
+    if (message.id === EXITED_ID) {
+      // The engine relays stdout and stderr separately: give what it printed last a moment to arrive.
+      setTimeout(() => {
+        this.onLost(`it exited with code ${String(message.exited)}`);
+        this.stream.destroy();
+      }, STDERR_GRACE_MS).unref();
+      return;
+    }
     if (message.id === 0 && message.ready) {
       this.readyResolve(message);
       return;
@@ -226,17 +237,64 @@ export class HelperClient {
   }
 }
 
+const NO_PYTHON = 'echo "no Python interpreter found in the image (tried $0, python3, python)" >&2';
+
+/** The arguments after a launcher script: `$0` the interpreter, `$1` the bootstrap, `$2` the source length. */
+function launcherArgs(python: string): string[] {
+  return [python, HELPER_BOOTSTRAP, String(Buffer.byteLength(HELPER_SOURCE, 'utf8'))];
+}
+
+/** Variables that carry the helper's launch data to the container's PID 1 (the helper drops them). */
+export const LAUNCH_ENV_PREFIX = 'DEBUG_GYM_HELPER_';
+
 /**
- * Start the helper in `container` with `python` (else python3, else python) and connect to it;
- * engine errors are thrown as they are. The caller sends the source and awaits `ready`.
+ * The command and extra environment of every sandbox container (PID 1 under the init): start the
+ * helper on the container's stdin/stdout (the client attaches before the start, so no
+ * `docker exec` is needed), print `{"id":-1,"exited":N}` when it exits (the attach stream stays
+ * open, as the container does), then sleep forever, exiting at once on SIGTERM (so a stop never
+ * waits). The script and its data travel in variables, not in arguments: PID 1's command line
+ * must not match a `pkill -f python` or `pkill -f exec(compile` run inside the sandbox.
+ */
+export function sandboxLaunch(python: string): { cmd: string[]; env: string[] } {
+  const script = [
+    "trap 'exit 0' TERM INT",
+    'exec 3<&0 0</dev/null',
+    `interpreters=$${LAUNCH_ENV_PREFIX}INTERPRETERS boot=$${LAUNCH_ENV_PREFIX}BOOTSTRAP size=$${LAUNCH_ENV_PREFIX}SIZE`,
+    `unset ${LAUNCH_ENV_PREFIX}INTERPRETERS ${LAUNCH_ENV_PREFIX}BOOTSTRAP ${LAUNCH_ENV_PREFIX}SIZE ${LAUNCH_ENV_PREFIX}LAUNCH`,
+    'helper=',
+    'for p in $interpreters; do if command -v "$p" >/dev/null 2>&1; then "$p" -I -S -c "$boot" "$size" <&3 3<&- & helper=$!; break; fi; done',
+    'exec 3<&-',
+    'if [ -n "$helper" ]; then wait "$helper"; code=$?; else echo "no Python interpreter found in the image (tried $interpreters)" >&2; code=127; fi',
+    `printf '{"id":${EXITED_ID},"exited":%s}\\n' "$code"`,
+    'while :; do sleep 3600 & wait $!; done',
+  ].join('\n');
+  const [, bootstrap, size] = launcherArgs(python);
+  return {
+    cmd: ['/bin/sh', '-c', `eval "$${LAUNCH_ENV_PREFIX}LAUNCH"`],
+    env: [
+      `${LAUNCH_ENV_PREFIX}LAUNCH=${script}`,
+      `${LAUNCH_ENV_PREFIX}INTERPRETERS=${python} python3 python`,
+      `${LAUNCH_ENV_PREFIX}BOOTSTRAP=${bootstrap}`,
+      `${LAUNCH_ENV_PREFIX}SIZE=${size}`,
+    ],
+  };
+}
+
+/** Attach to a created, not yet started sandbox container: its helper's connection once it starts. */
+export async function attachHelper(container: Docker.Container): Promise<HelperClient> {
+  const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+  return new HelperClient(stream);
+}
+
+/**
+ * Start another helper in a running `container` with `python` (else python3, else python) and
+ * connect to it (after a command killed the first one); engine errors are thrown as they are. The
+ * caller sends the source and awaits `ready`.
  */
 export async function execHelper(container: Docker.Container, python: string): Promise<HelperClient> {
-  const source = Buffer.byteLength(HELPER_SOURCE, 'utf8');
-  const script =
-    'for p in "$0" python3 python; do if command -v "$p" >/dev/null 2>&1; then exec "$p" -I -S -c "$1" "$2"; fi; done; ' +
-    'echo "no Python interpreter found in the image (tried $0, python3, python)" >&2; exit 127';
+  const script = `for p in "$0" python3 python; do if command -v "$p" >/dev/null 2>&1; then exec "$p" -I -S -c "$1" "$2"; fi; done; ${NO_PYTHON}; exit 127`;
   const exec = await container.exec({
-    Cmd: ['/bin/sh', '-c', script, python, HELPER_BOOTSTRAP, String(source)],
+    Cmd: ['/bin/sh', '-c', script, ...launcherArgs(python)],
     AttachStdin: true,
     AttachStdout: true,
     AttachStderr: true,

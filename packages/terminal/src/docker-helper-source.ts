@@ -1,8 +1,10 @@
 /**
  * The helper program that runs inside every Docker sandbox (one long-lived process per container).
  *
- * It is started with one `docker exec` (stdin open, `Tty: false`) as
- * `python -I -S -c BOOTSTRAP <n>`; the bootstrap reads `<n>` bytes of this source from stdin and
+ * The container's PID 1 starts it on the container's own stdin/stdout, which the client attached to
+ * before the start (`Tty: false`); a helper that a command killed is replaced through one
+ * `docker exec`. Either way it runs as `python -I -S -c BOOTSTRAP <n>`: the bootstrap reads `<n>`
+ * bytes of this source from stdin and
  * executes it, so nothing has to be copied into the container first and `ps` shows a short command
  * line. After that, stdin carries requests and stdout carries responses, one JSON object per line:
  *
@@ -36,7 +38,7 @@ PROTO_IN = sys.stdin.buffer
 PROTO_OUT = sys.stdout.buffer
 WRITE_LOCK = threading.Lock()
 SHELL = "/bin/bash" if os.access("/bin/bash", os.X_OK) else "/bin/sh"
-BASE_ENV = dict(os.environ)
+BASE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("DEBUG_GYM_HELPER_")}
 EXIT_GRACE = 0.1     # seconds to keep reading after the shell exited while background jobs hold the pipe
 KILL_GRACE = 1.0     # seconds to keep reading after a timeout kill
 READ_CHUNK = 65536
@@ -466,6 +468,10 @@ def ensure_localhost():
 
 
 def main():
+    # Started as a background job of the container's shell, which ignores SIGINT and SIGQUIT for
+    # it: put back the defaults, or no command or session would see Ctrl-C.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     set_process_name()
     ensure_localhost()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)

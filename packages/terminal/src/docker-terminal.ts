@@ -38,6 +38,7 @@ import {
   HelperLostError,
   HelperOpError,
   type HelperResponse,
+  attachHelper,
   execHelper,
 } from './docker-helper-client.js';
 import { type ContainerConfig, createContainer, deathReason, removeContainer, startContainer } from './docker-container.js';
@@ -154,14 +155,25 @@ export class DockerTerminal implements Terminal {
     const container = await createContainer(this.containerConfig(image));
     this.container = container;
     registerContainer(this.docker, container.id);
+    let attached: HelperClient | undefined;
     try {
-      await startContainer(container, this.containerConfig(image), (replacement) => {
-        this.container = replacement;
-        registerContainer(this.docker, replacement.id);
-      });
-      await this.spawnHelper(container);
+      await startContainer(
+        container,
+        this.containerConfig(image),
+        async (target) => {
+          attached?.close();
+          attached = await attachHelper(target);
+        },
+        (replacement) => {
+          this.container = replacement;
+          registerContainer(this.docker, replacement.id);
+        },
+      );
+      const client = attached as HelperClient;
+      await this.spawnHelper(this.container as Docker.Container, async () => client);
       for (const command of this.options.setupCommands ?? []) await this.runSetupCommand(command);
     } catch (error) {
+      attached?.close();
       await this.close();
       throw error;
     } finally {
@@ -411,13 +423,17 @@ export class DockerTerminal implements Terminal {
   }
 
   private containerConfig(image: string): ContainerConfig {
-    return { docker: this.docker, options: this.options, workdir: this.workdirPath, image };
+    return { docker: this.docker, options: this.options, workdir: this.workdirPath, image, python: this.python };
   }
 
-  private async spawnHelper(container: Docker.Container): Promise<HelperClient> {
+  /** Bring up a helper (by default a new one, started with `docker exec`) and wait for its hello. */
+  private async spawnHelper(
+    container: Docker.Container,
+    connect: () => Promise<HelperClient> = () => execHelper(container, this.python),
+  ): Promise<HelperClient> {
     let client: HelperClient;
     try {
-      client = await execHelper(container, this.python);
+      client = await connect();
     } catch (error) {
       throw await this.deathError(error);
     }

@@ -314,9 +314,10 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     await term.writeFile('keep.txt', 'x');
     const session = await term.openSession('python3 -q', { prompt: '>>> ', timeoutMs: 10_000 });
     await session.read();
-    const pending = term.run('sleep 20', { timeoutMs: 30_000 });
+    // Expect the rejection before the kill: it may arrive before kill() itself returns.
+    const pending = expect(term.run('sleep 20', { timeoutMs: 30_000 })).rejects.toBeInstanceOf(UnrecoverableTerminalError);
     await docker.getContainer(term.containerId!).kill();
-    await expect(pending).rejects.toBeInstanceOf(UnrecoverableTerminalError);
+    await pending;
     const error = await term.run('true').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnrecoverableTerminalError);
     expect((error as Error).message).toMatch(/container [0-9a-f]{12} (is gone|stopped)/);
@@ -332,14 +333,17 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
   it('survives a command that kills the helper process', async () => {
     const term = terminal();
     await term.start();
+    expect((await term.run('env')).output).not.toContain('DEBUG_GYM_HELPER');
     const killed = await term.run('kill -9 $PPID');
     expect(killed.exitCode).toBeNull();
     expect(killed.output).toContain('helper');
     expect((await term.run('echo still here')).output).toBe('still here\n');
+    // The launch variables of PID 1 reach neither the first helper's commands nor a respawned one's.
+    expect((await term.run('env')).output).not.toContain('DEBUG_GYM_HELPER');
     await term.writeFile('a.txt', 'a');
     const session = await term.openSession('python3 -q', { prompt: '>>> ', timeoutMs: 10_000 });
     await session.read();
-    await term.run('pkill -9 -f debug-gym-helper; pkill -9 -f "exec(compile"; sleep 1');
+    await term.run('pkill -9 -f debug-gym-helper; pkill -9 -f "exec(compile"; pkill -9 -f python; sleep 1');
     expect(Buffer.from(await term.readFile('a.txt')).toString()).toBe('a');
     // The session's PTY belonged to the killed helper: it ended with it, and a new one works.
     expect(session.closed).toBe(true);
