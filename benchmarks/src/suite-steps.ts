@@ -12,7 +12,7 @@ import { Recording } from './recording.js';
 import { ReplayTerminal } from './replay-terminal.js';
 import { RowCollector } from './rows.js';
 import { cpuProbe } from './sandbox-probe.js';
-import { toolCycle } from './scenario.js';
+import { rewriteStep, toolCycle } from './scenario.js';
 import type { PerfTask } from './task.js';
 
 export interface StepSuiteOptions {
@@ -24,10 +24,12 @@ export interface StepSuiteOptions {
 
 export function stepSuiteUnits(task: PerfTask, options: StepSuiteOptions): number {
   const cycle = toolCycle(task, 0).length;
-  return (options.warmup + options.repeat) * (1 + cycle) + (options.warmup + options.overheadRepeat) * (1 + cycle);
+  const coldRewrites = Math.max(0, options.repeat - 1);
+  return (options.warmup + options.repeat) * (1 + cycle) + coldRewrites + (options.warmup + options.overheadRepeat) * (1 + cycle);
 }
 
 const RESET_NOTE = 'fresh sandbox + copy + first test run, pdb started alongside';
+const COLD_REWRITE_NOTE = 'no standby yet: a new pdb process starts';
 
 /** A reset is what it claims when the tests ran and pdb reached its prompt. */
 function resetDone(info: EnvInfo): boolean {
@@ -56,6 +58,18 @@ export async function runStepSuite(
       const { sample } = await meter.measure(() => env.reset(), resetDone);
       if (index >= options.warmup) rows.add('reset', 'reset', 'reset()', sample, RESET_NOTE);
       progress.tick();
+      // The first restart of an episode has no warm standby yet (pdb's default policy). Not after
+      // the last reset: the recording replayed on the no-op terminal starts there.
+      if (index >= options.warmup && index < resets - 1) {
+        const rewrite = rewriteStep(task, index);
+        await meter.settle();
+        const cold = await meter.measure(
+          () => env.step(rewrite.call),
+          (info) => rewrite.expect.test(info.stepObservation.observation),
+        );
+        rows.add('step.rewrite-cold', 'step', 'rewrite right after reset (cold pdb restart)', cold.sample, COLD_REWRITE_NOTE);
+        progress.tick();
+      }
     }
     Object.assign(recording, { kind: terminal.kind, workdir: terminal.workdir, python: terminal.python });
 
