@@ -4,7 +4,8 @@
  *   node <vite-node> --config packages/tool-pdb/vitest.config.ts packages/tool-pdb/scripts/latency.ts [local,bubblewrap,docker]
  *
  * Reports a pdb command (median of 50 `p 1+1` steps), a rewrite step including pdb's restart with
- * breakpoint restore (warm standby, and back to back when the standby is still starting), a cold
+ * breakpoint restore (the first of the episode, with no standby yet; with the warm standby; back to
+ * back when the standby is still starting), a cold
  * session start (new entrypoint), and `c` to a breakpoint.
  */
 import { availableBackends } from '@debug-gym/test-utils';
@@ -34,10 +35,12 @@ async function main(): Promise<void> {
   for (const backend of await availableBackends()) {
     const session = await pdbEnv(backend, { files: FILES });
     const { pdb, step } = session;
-    await idle(2000); // let the standby reach its first prompt
+    await idle(2000);
     const commands: number[] = [];
     for (let index = 0; index < 50; index += 1) commands.push(await timed(() => pdb('p 1+1')));
     await pdb('b calc.py:3');
+    // The first restart of the episode: no standby yet (default policy), a new pdb process starts.
+    const firstRewrite = await timed(() => step('rewrite_stub', { path: 'calc.py', start: 2, end: 2, new_code: '    total = a + b  # first' }));
     const rewrites: number[] = [];
     for (let index = 0; index < 8; index += 1) {
       await idle(1500);
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
     await session.env.close();
     console.log(`\n${backend.name}`);
     console.log(`  pdb command (p 1+1)                 ${stats(commands)}`);
+    console.log(`  first rewrite (no standby yet)      ${firstRewrite.toFixed(1)} ms`);
     console.log(`  rewrite + restart (standby ready)   ${stats(rewrites)}`);
     console.log(`  rewrite + restart (back to back)    ${stats(backToBack)}`);
     console.log(`  c to a breakpoint                   ${stats(continues)}`);
