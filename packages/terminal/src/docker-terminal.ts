@@ -1,7 +1,7 @@
 /**
  * Docker backend: one container per `start()`, one long-lived helper process inside it that serves
- * commands and file operations over a JSON-lines protocol (no `docker exec` per command), one TTY
- * exec per interactive session.
+ * commands, file operations and session PTYs over a JSON-lines protocol (no `docker exec` per
+ * command or session). The Terminal API lives here; the running container is a DockerSandbox.
  */
 import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
@@ -17,31 +17,10 @@ import type {
   TerminalOptions,
   TerminalSession,
 } from '@debug-gym/core';
-import {
-  NotADirectoryError,
-  PathNotFoundError,
-  SandboxUnavailableError,
-  TerminalNotStartedError,
-  UnrecoverableTerminalError,
-} from '@debug-gym/core';
-import {
-  type DockerConnection,
-  connectDocker,
-  defaultImageName,
-  parseMemory,
-  registerContainer,
-  unregisterContainer,
-} from './docker-engine.js';
-import {
-  type HelperClient,
-  HelperKilledError,
-  HelperLostError,
-  HelperOpError,
-  type HelperResponse,
-  attachHelper,
-  execHelper,
-} from './docker-helper-client.js';
-import { type ContainerConfig, createContainer, deathReason, removeContainer, startContainer } from './docker-container.js';
+import { NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
+import { type DockerConnection, connectDocker, defaultImageName, parseMemory } from './docker-engine.js';
+import { HelperLostError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
+import { DockerSandbox } from './docker-sandbox.js';
 import { fileOpError } from './docker-file-errors.js';
 import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
 import { helperRunResult, runFailure } from './docker-run-result.js';
@@ -82,11 +61,8 @@ export interface DockerTerminalOptions extends TerminalOptions {
 const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const DEFAULT_WORKDIR = '/workspace';
-const HELPER_START_TIMEOUT_MS = 30_000;
 /** Archives up to this size are copied in through the helper, bigger ones with putArchive. */
 const INLINE_COPY_LIMIT = 8 * 1024 * 1024;
-/** Pause before trusting a "still running" answer after the helper vanished. */
-const SETTLE_MS = 150;
 
 export class DockerTerminal implements Terminal {
   readonly kind = 'docker';
@@ -98,12 +74,7 @@ export class DockerTerminal implements Terminal {
   private readonly defaultTimeoutMs: number;
   private readonly maxOutputBytes: number;
   private readonly env: Record<string, string>;
-  private container: Docker.Container | undefined;
-  private helper: HelperClient | undefined;
-  private helperInfo: HelperResponse | undefined;
-  private respawning: Promise<HelperClient> | undefined;
-  private deadReason: string | undefined;
-  private readonly sessions = new Set<DockerSession>();
+  private sandbox: DockerSandbox | undefined;
   private imageName: string | undefined;
 
   constructor(options: DockerTerminalOptions = {}) {
@@ -123,17 +94,17 @@ export class DockerTerminal implements Terminal {
 
   /** Absolute path of the working copy inside the container; TerminalNotStartedError before start(). */
   get workdir(): string {
-    if (!this.container) throw new TerminalNotStartedError(this.kind);
+    if (!this.sandbox) throw new TerminalNotStartedError(this.kind);
     return this.workdirPath;
   }
 
   get started(): boolean {
-    return this.container !== undefined;
+    return this.sandbox !== undefined;
   }
 
   /** Id of the current container (undefined when not started). */
   get containerId(): string | undefined {
-    return this.container?.id;
+    return this.sandbox?.container.id;
   }
 
   /** The image the current (or last) container runs. */
@@ -143,37 +114,18 @@ export class DockerTerminal implements Terminal {
 
   /** Python version the in-container helper runs on (e.g. `3.11.2`). */
   get helperPython(): string | undefined {
-    return this.helperInfo?.python as string | undefined;
+    return this.sandbox?.info?.python as string | undefined;
   }
 
   async start(): Promise<void> {
-    // close() lets go of the old container synchronously; its removal overlaps the new start-up.
-    const previous = this.container ? this.close().catch(() => undefined) : undefined;
-    this.deadReason = undefined;
+    // The old container is let go at once; its removal overlaps the new start-up.
+    const previous = this.close().catch(() => undefined);
     const image = this.options.image ?? defaultImageName();
     this.imageName = image;
-    const container = await createContainer(this.containerConfig(image));
-    this.container = container;
-    registerContainer(this.docker, container.id);
-    let attached: HelperClient | undefined;
     try {
-      await startContainer(
-        container,
-        this.containerConfig(image),
-        async (target) => {
-          attached?.close();
-          attached = await attachHelper(target);
-        },
-        (replacement) => {
-          this.container = replacement;
-          registerContainer(this.docker, replacement.id);
-        },
-      );
-      const client = attached as HelperClient;
-      await this.spawnHelper(this.container as Docker.Container, async () => client);
+      this.sandbox = await DockerSandbox.start({ docker: this.docker, options: this.options, workdir: this.workdirPath, image, python: this.python });
       for (const command of this.options.setupCommands ?? []) await this.runSetupCommand(command);
     } catch (error) {
-      attached?.close();
       await this.close();
       throw error;
     } finally {
@@ -194,7 +146,7 @@ export class DockerTerminal implements Terminal {
     if (options.input !== undefined) params.input = Buffer.from(options.input, 'utf8').toString('base64');
     let response: HelperResponse;
     try {
-      response = await this.call('run', params, { retry: false });
+      response = await this.requireSandbox().call('run', params, { retry: false });
     } catch (error) {
       return runFailure(error, started, options.cwd ?? this.workdirPath, this.workdirPath);
     }
@@ -202,12 +154,14 @@ export class DockerTerminal implements Terminal {
   }
 
   async openSession(command: string, options: SessionOptions): Promise<TerminalSession> {
+    const sandbox = this.requireSandbox();
     const cwd = options.cwd ?? this.workdirPath;
     const where = await this.fileCall('stat', cwd, { follow: true });
     if (!where.stat) throw new PathNotFoundError(cwd, this.workdirPath);
     if ((where.stat as FileStat).type !== 'directory') throw new NotADirectoryError(cwd);
-    const helper = await this.liveHelper();
-    const session: DockerSession = new DockerSession({
+    const helper = await sandbox.liveHelper();
+    let sid = 0;
+    const session = new DockerSession({
       prompt: options.prompt,
       timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
       maxOutputBytes: this.maxOutputBytes,
@@ -217,43 +171,25 @@ export class DockerTerminal implements Terminal {
         await helper.call('kill', { pid, signal: 9, group: true }).catch(() => undefined);
         await helper.call('kill', { pid, signal: 9, group: false }).catch(() => undefined);
       },
-      onClosed: (closed) => this.sessions.delete(closed),
+      onClosed: (closed) => sandbox.sessions.delete(closed),
     });
     const env = { ...SANDBOX_FIXED_ENV, TERM: 'xterm', ...this.env, ...options.env };
-    let sid = 0;
     try {
-      const opened = await helper.openPty(
-        { cmd: command, cwd: this.resolve(cwd), env, rows: SESSION_ROWS, cols: SESSION_COLUMNS },
-        session,
-      );
+      const opened = await helper.openPty({ cmd: command, cwd: this.resolve(cwd), env, rows: SESSION_ROWS, cols: SESSION_COLUMNS }, session);
       sid = opened.sid;
       session.attach(opened.pid);
     } catch (error) {
-      if (error instanceof HelperLostError) await this.checkAlive(error);
+      if (error instanceof HelperLostError) await sandbox.checkAlive(error);
       throw error;
     }
-    this.sessions.add(session);
+    sandbox.sessions.add(session);
     return session;
   }
 
   async close(): Promise<void> {
-    const container = this.container;
-    if (!container) return;
-    this.container = undefined;
-    const helper = this.helper;
-    this.helper = undefined;
-    this.helperInfo = undefined;
-    this.respawning = undefined;
-    for (const session of this.sessions) session.detach();
-    this.sessions.clear();
-    try {
-      // Kill and remove in one call. The helper's connection is dropped only afterwards: a helper
-      // that sees EOF stops the container itself, which would race with this removal.
-      await removeContainer(container);
-    } finally {
-      helper?.close();
-      unregisterContainer(container.id);
-    }
+    const sandbox = this.sandbox;
+    this.sandbox = undefined;
+    await sandbox?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -295,16 +231,13 @@ export class DockerTerminal implements Terminal {
   }
 
   async copyIn(hostDir: string, targetDir?: string): Promise<void> {
-    const container = this.requireContainer();
+    const sandbox = this.requireSandbox();
     const source = await lstat(hostDir).catch(() => undefined);
     if (!source) throw new PathNotFoundError(hostDir, hostDir);
     if (!source.isDirectory()) throw new NotADirectoryError(hostDir);
     const target = this.resolve(targetDir ?? this.workdirPath);
     await this.fileCall('mkdir', target);
-    const owner = {
-      uid: Number(this.helperInfo?.uid ?? 0),
-      gid: Number(this.helperInfo?.gid ?? 0),
-    };
+    const owner = { uid: Number(sandbox.info?.uid ?? 0), gid: Number(sandbox.info?.gid ?? 0) };
     // Small trees go through the helper: a putArchive makes the engine start a process of its own.
     const inline = await archiveBytes(packDirectory(hostDir, owner), INLINE_COPY_LIMIT);
     if (inline) {
@@ -312,9 +245,9 @@ export class DockerTerminal implements Terminal {
       return;
     }
     try {
-      await container.putArchive(packDirectory(hostDir, owner) as unknown as NodeJS.ReadableStream, { path: target });
+      await sandbox.container.putArchive(packDirectory(hostDir, owner) as unknown as NodeJS.ReadableStream, { path: target });
     } catch (error) {
-      throw await this.deathError(error);
+      throw await sandbox.deathError(error);
     }
   }
 
@@ -325,138 +258,19 @@ export class DockerTerminal implements Terminal {
     return posix.resolve(this.workdirPath, path);
   }
 
-  private requireContainer(): Docker.Container {
-    if (this.deadReason) throw new UnrecoverableTerminalError(this.deadReason);
-    if (!this.container) throw new TerminalNotStartedError(this.kind);
-    return this.container;
+  private requireSandbox(): DockerSandbox {
+    if (!this.sandbox) throw new TerminalNotStartedError(this.kind);
+    this.sandbox.ensureUsable();
+    return this.sandbox;
   }
 
   private async fileCall(op: string, path: string, extra: Record<string, unknown> = {}): Promise<HelperResponse> {
     try {
-      return await this.call(op, { ...extra, path: this.resolve(path) }, { retry: true });
+      return await this.requireSandbox().call(op, { ...extra, path: this.resolve(path) }, { retry: true });
     } catch (error) {
       if (!(error instanceof HelperOpError)) throw error;
       throw fileOpError(error, op, path, this.workdirPath);
     }
-  }
-
-  /**
-   * One helper request. When the helper dies under it: a dead container becomes an
-   * UnrecoverableTerminalError; a live container (the command killed the helper) gets a fresh
-   * helper, and the request is retried once when `retry` is set (file operations), else reported
-   * as HelperKilledError.
-   */
-  private async call(op: string, params: Record<string, unknown>, options: { retry: boolean }): Promise<HelperResponse> {
-    const helper = await this.liveHelper();
-    try {
-      return await helper.call(op, params);
-    } catch (error) {
-      if (!(error instanceof HelperLostError)) throw error;
-      await this.checkAlive(error);
-      // Restarting the helper right away also proves the container is healthy (it fails if not).
-      const fresh = await this.liveHelper();
-      if (!options.retry) throw new HelperKilledError();
-      try {
-        return await fresh.call(op, params);
-      } catch (again) {
-        if (again instanceof HelperLostError) await this.checkAlive(again);
-        throw again;
-      }
-    }
-  }
-
-  /** The helper, respawned when a command killed it but the container still runs. */
-  private async liveHelper(): Promise<HelperClient> {
-    const container = this.requireContainer();
-    const helper = this.helper;
-    if (helper && !helper.lost) return helper;
-    if (helper?.lost) await this.checkAlive(new HelperLostError('it exited'));
-    this.respawning ??= this.spawnHelper(container)
-      .catch((error: unknown) => {
-        if (error instanceof UnrecoverableTerminalError || error instanceof TerminalNotStartedError) throw error;
-        const reason = `The sandbox helper could not be restarted in container ${container.id.slice(0, 12)}: ${(error as Error).message}`;
-        this.markDead(reason);
-        throw new UnrecoverableTerminalError(reason, { cause: error });
-      })
-      .finally(() => {
-        this.respawning = undefined;
-      });
-    return this.respawning;
-  }
-
-  /**
-   * Throws UnrecoverableTerminalError (and remembers why) when the container is no longer running.
-   * A container that is being killed can still report Running for a few milliseconds after its
-   * processes died, so a "running" answer is confirmed once more after a short pause when `settle`.
-   */
-  private async checkAlive(cause: Error, settle = true): Promise<void> {
-    const container = this.container;
-    if (!container) throw new TerminalNotStartedError(this.kind);
-    let reason = await deathReason(container);
-    if (!reason && settle) {
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      reason = await deathReason(container);
-    }
-    if (reason) {
-      this.markDead(reason);
-      throw new UnrecoverableTerminalError(reason, { cause });
-    }
-  }
-
-  private markDead(reason: string): void {
-    this.deadReason = reason;
-    for (const session of this.sessions) session.detach();
-    this.sessions.clear();
-  }
-
-  /** Map an engine error during an operation on a running sandbox (409: not running, 404: gone). */
-  private async deathError(error: unknown): Promise<Error> {
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status === 404 || status === 409 || status === 500) {
-      try {
-        await this.checkAlive(error as Error);
-      } catch (dead) {
-        return dead as Error;
-      }
-    }
-    return error as Error;
-  }
-
-  private containerConfig(image: string): ContainerConfig {
-    return { docker: this.docker, options: this.options, workdir: this.workdirPath, image, python: this.python };
-  }
-
-  /** Bring up a helper (by default a new one, started with `docker exec`) and wait for its hello. */
-  private async spawnHelper(
-    container: Docker.Container,
-    connect: () => Promise<HelperClient> = () => execHelper(container, this.python),
-  ): Promise<HelperClient> {
-    let client: HelperClient;
-    try {
-      client = await connect();
-    } catch (error) {
-      throw await this.deathError(error);
-    }
-    client.sendSource();
-    const timer = setTimeout(() => client.close(), HELPER_START_TIMEOUT_MS);
-    try {
-      this.helperInfo = await client.ready;
-    } catch (error) {
-      await this.checkAlive(error as Error);
-      throw new SandboxUnavailableError(
-        `The Docker image ${this.imageName} cannot run the debug-gym helper, which needs Python >= 3.8 ` +
-          `(python option: '${this.python}'): ${(error as Error).message}`,
-        { cause: error },
-      );
-    } finally {
-      clearTimeout(timer);
-    }
-    if (this.container !== container) {
-      client.close();
-      throw new TerminalNotStartedError(this.kind);
-    }
-    this.helper = client;
-    return client;
   }
 
   private async runSetupCommand(command: string): Promise<void> {
