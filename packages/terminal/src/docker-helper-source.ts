@@ -183,6 +183,17 @@ def op_kill(req):
     return {"found": True}
 
 
+def open_pidfd(pid):
+    # A descriptor that becomes readable when the process exits (Linux >= 5.3, Python >= 3.9);
+    # None means: poll instead.
+    if hasattr(os, "pidfd_open"):
+        try:
+            return os.pidfd_open(pid)
+        except OSError:
+            pass
+    return None
+
+
 def feed_stdin(pipe, data):
     try:
         pipe.write(data)
@@ -215,12 +226,7 @@ def op_run(req):
     if data is not None:
         threading.Thread(target=feed_stdin, args=(proc.stdin, base64.b64decode(data)), daemon=True).start()
     fd = proc.stdout.fileno()
-    pidfd = None
-    if hasattr(os, "pidfd_open"):
-        try:
-            pidfd = os.pidfd_open(proc.pid)
-        except OSError:
-            pidfd = None
+    pidfd = open_pidfd(proc.pid)
     deadline = started + float(timeout) if timeout else None
     chunks, kept, dropped = [], 0, 0
     exited = timed_out = False
@@ -308,12 +314,7 @@ def pty_writer(master, inbox):
 
 
 def pty_reader(sid, proc, master, inbox):
-    pidfd = None
-    if hasattr(os, "pidfd_open"):
-        try:
-            pidfd = os.pidfd_open(proc.pid)
-        except OSError:
-            pidfd = None
+    pidfd = open_pidfd(proc.pid)
     exited = False
     stop_at = None
     try:
