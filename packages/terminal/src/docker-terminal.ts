@@ -46,7 +46,7 @@ export interface DockerTerminalOptions extends TerminalOptions {
   cpus?: number;
   /** Maximum number of processes in the container (default 512). */
   pidsLimit?: number;
-  /** Network: off by default (`NetworkMode: 'none'`); `true` = the default bridge, a string = that network. */
+  /** Network: off by default (own namespace with only a loopback); `true` = the default bridge, a string = that network. */
   network?: boolean | string;
   /** Working copy inside the container (default `/workspace`). */
   workdir?: string;
