@@ -25,6 +25,10 @@ export interface ConformanceCapabilities {
   hostWorkdir: boolean;
   /** start/close cycles of the leak test (default 50). */
   cycles?: number;
+  /** Backends whose sandboxes live outside this process (containers): the id of a started one... */
+  sandboxId?: (terminal: Terminal) => string | undefined;
+  /** ...and which of those ids still exist. */
+  sandboxesLeft?: (ids: string[]) => Promise<string[]>;
 }
 
 /** A command line that is unique to this test run, to find its processes on the host. */
@@ -419,7 +423,7 @@ export function describeTerminalConformance(
         expect(own.started).toBe(false);
       });
 
-      it('leaves no temp dirs and no processes after many start/close cycles', async () => {
+      it('leaves no temp dirs, processes or containers after 50 start/close cycles', async () => {
         const cycles = capabilities.cycles ?? 50;
         // A private TMPDIR, so other test runs creating temp dirs meanwhile do not count.
         const savedTmp = process.env.TMPDIR;
@@ -427,13 +431,20 @@ export function describeTerminalConformance(
         process.env.TMPDIR = privateTmp;
         const { seconds } = marker();
         try {
+          const ids: string[] = [];
           for (let i = 0; i < cycles; i++) {
             const own = await factory();
             await own.start();
+            const id = capabilities.sandboxId?.(own);
+            if (id) ids.push(id);
             await own.run(`sleep ${seconds} >/dev/null 2>&1 &`);
             await own.close();
           }
           if (capabilities.hostWorkdir) expect(readdirSync(privateTmp)).toEqual([]);
+          if (capabilities.sandboxesLeft) {
+            expect(ids).toHaveLength(cycles);
+            expect(await capabilities.sandboxesLeft(ids)).toEqual([]);
+          }
         } finally {
           if (savedTmp === undefined) delete process.env.TMPDIR;
           else process.env.TMPDIR = savedTmp;

@@ -132,8 +132,11 @@ describe.runIf(runDocker)('docker', () => {
     // The engine runs on this kernel (Linux): container processes show up in the host's /proc.
     hostProcesses: process.platform === 'linux',
     hostWorkdir: false,
-    // Each cycle is a container start and removal (~0.3 s on 2 cores).
-    cycles: 10,
+    sandboxId: (term) => (term as DockerTerminal).containerId,
+    sandboxesLeft: async (ids) => {
+      const wanted = new Set(ids);
+      return (await ourContainers()).map((info) => info.Id).filter((id) => wanted.has(id));
+    },
   });
 });
 
