@@ -1,6 +1,6 @@
 /**
  * Node side of the in-container helper protocol (see docker-helper-source.ts): demultiplexes the
- * hijacked `docker exec` stream (8-byte frame headers, since `Tty: false`), splits stdout into
+ * hijacked attach (or `docker exec`) stream (8-byte frame headers, since `Tty: false`), splits stdout into
  * JSON lines, matches responses to requests by id so many requests can be in flight at once, and
  * routes PTY session events to their sessions.
  */

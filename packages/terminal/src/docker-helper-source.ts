@@ -303,14 +303,20 @@ def write_all(fd, data):
 
 def pty_writer(master, inbox):
     # One writer per session: a program that stops reading its input blocks only its own writes.
+    # It owns the master's descriptor and closes it when the reader is done (None), so neither
+    # thread can touch a descriptor number the other closed and something else reused.
+    broken = False
     while True:
         data = inbox.get()
         if data is None:
-            return
+            break
+        if broken:
+            continue
         try:
             write_all(master, data)
         except OSError:
-            return
+            broken = True
+    os.close(master)
 
 
 def pty_reader(sid, proc, master, inbox):
@@ -340,11 +346,10 @@ def pty_reader(sid, proc, master, inbox):
     finally:
         if pidfd is not None:
             os.close(pidfd)
-        inbox.put(None)
         with SESSIONS_LOCK:
             SESSIONS.pop(sid, None)
+        inbox.put(None)  # the writer closes the master after its last write
         code = proc.wait()
-        os.close(master)
         send({"ev": "exit", "sid": sid, "code": code if code >= 0 else None})
 
 

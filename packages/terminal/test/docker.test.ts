@@ -401,6 +401,19 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     await sleeper.close();
     expect((await term.run(sleepers)).output.trim()).toBe('0');
     expect(await execs()).toBe(execsAtStart);
+
+    // Sessions that end on their own or are closed leave no descriptor behind in the helper ($PPID).
+    const helperFds = async (): Promise<string> => (await term.run('ls /proc/$PPID/fd | wc -l')).output.trim();
+    const fdsBefore = await helperFds();
+    for (let index = 0; index < 5; index++) {
+      const ends = await term.openSession('echo bye', { prompt: '$ ', timeoutMs: 5000 });
+      expect((await ends.read()).exited).toBe(true);
+      const closed = await term.openSession('sleep 1000', { prompt: '$ ', timeoutMs: 100 });
+      await closed.read();
+      await closed.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await helperFds()).toBe(fdsBefore);
   });
 
   it('caps session output per read', async () => {
