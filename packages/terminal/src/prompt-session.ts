@@ -23,12 +23,8 @@ export abstract class PromptSession implements TerminalSession {
   readonly id = randomBytes(6).toString('hex');
   /** The program ended (exited, or its stream ended). */
   protected ended = false;
+  /** Known when `ended` is set. */
   protected exitCode: number | null = null;
-  /**
-   * Settles once `exitCode` is known after the end, for backends that learn it asynchronously;
-   * reads that see the end wait for it. Unset: the code is known when `ended` is set.
-   */
-  protected exitKnown: Promise<void> | undefined;
   protected closedByUs = false;
   private readonly promptBytes: Buffer;
   private cap: OutputCap;
@@ -111,11 +107,8 @@ export abstract class PromptSession implements TerminalSession {
       const check = (): boolean => {
         if (this.promptAtEnd()) finish('prompt');
         else if (this.closedByUs) finish('exit');
-        else if (this.ended) {
-          // Wait for the exit code (when it comes later) before reporting the exit.
-          if (this.exitKnown) void this.exitKnown.then(() => finish('exit'));
-          else finish('exit');
-        } else return false;
+        else if (this.ended) finish('exit');
+        else return false;
         return true;
       };
       if (check()) return;
