@@ -18,6 +18,20 @@ interface ProcStat {
   rssBytes: number;
 }
 
+/**
+ * CPU milliseconds the whole machine has spent so far (every process: user, nice, system, irq,
+ * softirq from the first line of /proc/stat); null where there is no /proc/stat.
+ */
+export function machineCpuMs(): number | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
+    return ((user + nice + system + irq + softirq) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 function readStat(pid: string): ProcStat | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -3,7 +3,7 @@
  * then every row, so the committed results are exactly what the command printed.
  */
 import { referenceFor, throughputReference, verdict } from './references.js';
-import { formatCalls, resetBreakdown } from './render.js';
+import { cpuPerEpisode, formatCalls, resetBreakdown } from './render.js';
 import type { BackendReport, PerfReport, Row } from './report-types.js';
 import { formatMs } from './stats.js';
 
@@ -61,10 +61,13 @@ function rowLine(row: Row): string {
 }
 
 function throughputTable(backend: BackendReport): string {
-  const lines = ['| parallel | steps | wall s | episodes/min | steps/s | node peak RSS MB | sandbox peak RSS MB | failed / unexpected |', '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  const lines = [
+    '| parallel | steps | wall s | episodes/min | steps/s | machine CPU s per episode | node peak RSS MB | sandbox peak RSS MB | failed / unexpected |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
   for (const run of backend.throughput) {
     lines.push(
-      `| ${run.parallel} | ${run.steps} | ${(run.wallMs / 1000).toFixed(2)} | ${run.episodesPerMinute.toFixed(1)} | ${run.stepsPerSecond.toFixed(1)} | ${run.nodePeakRssMb.toFixed(0)} | ${run.sandboxPeakRssMb === null ? '–' : run.sandboxPeakRssMb.toFixed(0)} | ${run.failures} / ${run.unexpected} |`,
+      `| ${run.parallel} | ${run.steps} | ${(run.wallMs / 1000).toFixed(2)} | ${run.episodesPerMinute.toFixed(1)} | ${run.stepsPerSecond.toFixed(1)} | ${cpuPerEpisode(run)} | ${run.nodePeakRssMb.toFixed(0)} | ${run.sandboxPeakRssMb === null ? '–' : run.sandboxPeakRssMb.toFixed(0)} | ${run.failures} / ${run.unexpected} |`,
     );
   }
   return lines.join('\n');

@@ -2,7 +2,7 @@
 import Table from 'cli-table3';
 import type { CallCounts } from './instrumented-terminal.js';
 import { referenceFor, throughputReference, verdict } from './references.js';
-import type { BackendReport, PerfReport, Row, Section } from './report-types.js';
+import type { BackendReport, PerfReport, Row, Section, ThroughputRun } from './report-types.js';
 import { formatMs } from './stats.js';
 
 const SECTION_TITLES: Record<Section, string> = {
@@ -82,11 +82,16 @@ export function resetBreakdown(backend: BackendReport): string {
   return `${backend.terminal}: reset ${formatMs(reset.median)} ms median; inside terminal calls, mean ms (test run and pdb overlap): ${parts.join(', ')}`;
 }
 
+/** Machine CPU seconds per episode of a throughput run (`–` when not measured). */
+export function cpuPerEpisode(run: ThroughputRun): string {
+  return run.machineCpuMs === null || run.machineCpuMs === undefined ? '–' : (run.machineCpuMs / 1000 / run.parallel).toFixed(2);
+}
+
 export function renderThroughput(backend: BackendReport): string {
   if (backend.throughput.length === 0) return '';
   const table = new Table({
-    head: ['parallel', 'steps', 'wall s', 'episodes/min', 'steps/s', 'node peak MB', 'sandbox peak MB', 'original', 'target'],
-    colAligns: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+    head: ['parallel', 'steps', 'wall s', 'episodes/min', 'steps/s', 'CPU s/episode', 'node peak MB', 'sandbox peak MB', 'original', 'target'],
+    colAligns: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
     style: { head: [], border: [] },
     chars: COMPACT,
   });
@@ -99,6 +104,7 @@ export function renderThroughput(backend: BackendReport): string {
       (run.wallMs / 1000).toFixed(2),
       run.episodesPerMinute.toFixed(1),
       run.stepsPerSecond.toFixed(1),
+      cpuPerEpisode(run),
       run.nodePeakRssMb.toFixed(0),
       run.sandboxPeakRssMb === null ? '–' : run.sandboxPeakRssMb.toFixed(0),
       reference?.original ?? '',

@@ -44,6 +44,8 @@ export interface ThroughputRun {
   nodePeakRssMb: number;
   /** Peak of the summed resident memory of every live sandbox process / container during the run (sampled). */
   sandboxPeakRssMb: number | null;
+  /** CPU milliseconds the whole machine spent during the run (/proc/stat: every process, ours and others'); null off Linux. */
+  machineCpuMs: number | null;
   /** Steps whose observation was not what the script expected, and episodes that threw. */
   unexpected: number;
   failures: number;

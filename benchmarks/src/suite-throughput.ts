@@ -8,6 +8,7 @@ import { Meter } from './meter.js';
 import { createPerfEnv } from './perf-env.js';
 import type { Progress } from './progress.js';
 import type { ThroughputRun } from './report-types.js';
+import { machineCpuMs } from './proc-stats.js';
 import { MemorySampler, containerIdOf, cpuProbe } from './sandbox-probe.js';
 import { episodeSteps } from './scenario.js';
 import { round } from './stats.js';
@@ -55,6 +56,7 @@ export async function runThroughput(
     let unexpected = 0;
     let failures = 0;
     sampler.start();
+    const cpuAtStart = machineCpuMs();
     const start = performance.now();
     await Promise.all(
       envs.map(async (env) => {
@@ -75,6 +77,7 @@ export async function runThroughput(
       }),
     );
     const wallMs = performance.now() - start;
+    const cpuAtEnd = machineCpuMs();
     const peaks = sampler.stop();
     const episodes = plan.parallel - failures;
     runs.push({
@@ -85,6 +88,7 @@ export async function runThroughput(
       stepsPerSecond: round((episodes * plan.steps * 1000) / wallMs, 2),
       nodePeakRssMb: round(peaks.nodePeakBytes / MB, 1),
       sandboxPeakRssMb: peaks.sandboxPeakBytes === null ? null : round(peaks.sandboxPeakBytes / MB, 1),
+      machineCpuMs: cpuAtStart === null || cpuAtEnd === null ? null : round(cpuAtEnd - cpuAtStart, 0),
       unexpected,
       failures,
     });

@@ -54,6 +54,8 @@ export function validateReport(report: unknown): string[] {
       if (!isObject(run)) return problems.push(`${at} is not an object`);
       for (const key of ['parallel', 'steps', 'wallMs', 'episodesPerMinute', 'stepsPerSecond', 'nodePeakRssMb']) need(isNumber(run[key]), `${at}.${key} must be a number`);
       need(run.sandboxPeakRssMb === null || isNumber(run.sandboxPeakRssMb), `${at}.sandboxPeakRssMb must be a number or null`);
+      // Absent in reports written before the column existed.
+      need(run.machineCpuMs === undefined || run.machineCpuMs === null || isNumber(run.machineCpuMs), `${at}.machineCpuMs must be a number or null`);
       return undefined;
     });
     return undefined;
