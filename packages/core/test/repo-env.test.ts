@@ -248,6 +248,15 @@ describe('RepoEnv.step', () => {
     expect((await env.step({ name: 'echo' })).dirTree).toContain('|-- added_behind_the_env.py');
   });
 
+  it('re-reads the directory tree after the gold patch, between two steps that change no file', async () => {
+    const looker = plugin('looker', {}, { changesFiles: false });
+    const goldPatch = '--- /dev/null\n+++ b/gold_module.py\n@@ -0,0 +1 @@\n+x = 1\n';
+    const env = await started([looker], { goldPatch, evalOnReset: false });
+    expect((await env.step({ name: 'looker' })).dirTree).not.toContain('gold_module.py');
+    expect((await env.applyGoldPatch()).applied).toBe(true);
+    expect((await env.step({ name: 'looker' })).dirTree).toContain('|-- gold_module.py');
+  });
+
   it('never modifies the user repository', async () => {
     const repo = testdir(FAILING_REPO);
     const writer = plugin('writer', { run: async (_a, context) => { await context.workspace.writeText('app.py', 'changed'); return 'ok'; } });

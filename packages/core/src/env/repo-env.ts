@@ -177,6 +177,7 @@ export class RepoEnv implements AsyncDisposable {
     if (this.options.goldPatch === undefined) throw new EnvConfigError('This env has no gold patch (RepoEnvOptions.goldPatch).');
     const result = await applyPatch(this.terminal, this.options.goldPatch, { timeoutMs: this.settings.runTimeoutMs });
     this.workspace.invalidate();
+    this.cachedDirTree = null;
     if (!result.applied) return result;
     for (const file of result.files) {
       const path = posixJoin(this.terminal.workdir, file);
@@ -237,7 +238,6 @@ export class RepoEnv implements AsyncDisposable {
     while (this.queue.length > 0) {
       const event = this.queue.shift() as EnvEvent;
       if (event.type !== 'rewrite') continue;
-      this.cachedDirTree = null;
       this.state.rewriteCount += 1;
       this.breakpoints.shift(event.path, event.start, event.end, event.newLineCount);
       this.hookObservations.push(...(await this.runHooks((tool) => tool.instance.onRewrite?.(event, this.context))));
