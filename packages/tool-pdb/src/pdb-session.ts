@@ -83,7 +83,7 @@ export class PdbSession {
     let exchange: Exchange | null = null;
     for (const line of lines) {
       if (this.session.closed) throw new SessionClosedError('the pdb process is not running');
-      const next = await this.complete(await this.fresh(await this.session.send(line, { timeoutMs }), timeoutMs), timeoutMs);
+      const next = await this.complete(await this.exchange(this.session.send(line, { timeoutMs }), timeoutMs), timeoutMs);
       exchange = exchange ? { ...next, text: exchange.text + next.text } : next;
       if (!next.state) break;
     }
@@ -94,17 +94,17 @@ export class PdbSession {
    * A read that reached the prompt but lost the state to the output cap (a program printed
    * megabytes): ask for the state again; the command's (truncated) output is kept.
    */
-  private async complete(result: SessionReadResult, timeoutMs: number): Promise<Exchange> {
-    const exchange = this.absorb(result);
-    if (!result.promptSeen || exchange.state || this.session.closed) return exchange;
-    const again = this.absorb(await this.fresh(await this.session.send(`${CONTROL_PREFIX}state`, { timeoutMs }), timeoutMs));
+  private async complete(exchange: Exchange, timeoutMs: number): Promise<Exchange> {
+    // No prompt reached: the read timed out or the process ended.
+    if (exchange.state || exchange.timedOut || exchange.exited) return exchange;
+    const again = await this.exchange(this.session.send(`${CONTROL_PREFIX}state`, { timeoutMs }), timeoutMs);
     return { ...again, text: exchange.text + again.text };
   }
 
   /** Ctrl-C, then read until the prompt. */
   async interrupt(timeoutMs: number): Promise<Exchange> {
     if (this.session.closed) return { text: '', state: null, timedOut: false, exited: true };
-    return this.absorb(await this.fresh(await this.session.interrupt({ timeoutMs }), timeoutMs));
+    return this.exchange(this.session.interrupt({ timeoutMs }), timeoutMs);
   }
 
   async close(): Promise<void> {
@@ -112,8 +112,7 @@ export class PdbSession {
   }
 
   private async readStartup(timeoutMs: number): Promise<void> {
-    const result = await this.fresh(await this.session.read({ timeoutMs }), timeoutMs);
-    const exchange = this.absorb(result);
+    const exchange = await this.exchange(this.session.read({ timeoutMs }), timeoutMs);
     this.startupText = exchange.text.trim();
     if (!exchange.state) {
       if (exchange.timedOut) this.startupText += `\n(no pdb prompt after ${Math.round(timeoutMs / 1000)} seconds)`;
@@ -127,38 +126,31 @@ export class PdbSession {
   }
 
   /**
-   * A read that ended with an old state (the program replayed pdb's output, e.g. from a capture)
-   * did not reach a prompt: keep reading. The replayed state block is dropped from the text.
+   * What the process printed up to its next prompt, and its state there. A read that ended with an
+   * old state (the program replayed pdb's output, e.g. from a capture) did not reach a prompt: keep
+   * reading; the replayed state block is dropped from the text.
    */
-  private async fresh(first: SessionReadResult, timeoutMs: number): Promise<SessionReadResult> {
-    let result = first;
+  private async exchange(pending: Promise<SessionReadResult>, timeoutMs: number): Promise<Exchange> {
+    let result = await pending;
     let before = '';
-    while (result.promptSeen && !this.session.closed) {
-      const parsed = parseOutput(result.output);
-      if (!parsed.state || this.isNew(parsed.state)) break;
+    for (;;) {
+      const parsed: ParsedOutput = result.promptSeen ? parseOutput(result.output) : { text: result.output, state: null };
+      const replayed = parsed.state !== null && !this.isNew(parsed.state);
+      if (!replayed || this.session.closed) {
+        const state = replayed ? null : parsed.state;
+        if (state) {
+          this.state = state;
+          this.lastSeq = state.seq ?? this.lastSeq;
+        }
+        return { text: before + parsed.text, state, timedOut: result.timedOut, exited: result.exited || this.session.closed };
+      }
       before += parsed.text;
       result = await this.session.read({ timeoutMs });
     }
-    return before ? { ...result, output: before + result.output } : result;
   }
 
   private isNew(state: PdbState): boolean {
     return state.seq === undefined || state.seq > this.lastSeq;
-  }
-
-  private parse(result: SessionReadResult): ParsedOutput {
-    if (!result.promptSeen) return { text: result.output, state: null };
-    const parsed = parseOutput(result.output);
-    return parsed.state && !this.isNew(parsed.state) ? { text: parsed.text, state: null } : parsed;
-  }
-
-  private absorb(result: SessionReadResult): Exchange {
-    const parsed = this.parse(result);
-    if (parsed.state) {
-      this.state = parsed.state;
-      this.lastSeq = parsed.state.seq ?? this.lastSeq;
-    }
-    return { text: parsed.text, state: parsed.state, timedOut: result.timedOut, exited: result.exited || this.session.closed };
   }
 }
 
