@@ -10,9 +10,6 @@ import type { PtyListener } from './docker-helper-client.js';
 export const SESSION_COLUMNS = 200;
 export const SESSION_ROWS = 50;
 
-/** How long close() waits for the killed program's exit to be reported. */
-const EXIT_WAIT_MS = 2_000;
-
 export interface DockerSessionOptions extends PromptSessionOptions {
   /** Queue bytes for the program's input. */
   write: (data: string) => void;
@@ -23,10 +20,6 @@ export interface DockerSessionOptions extends PromptSessionOptions {
 
 export class DockerSession extends PromptSession implements PtyListener {
   private pidValue: number | undefined;
-  private exited!: () => void;
-  private readonly exitPromise = new Promise<void>((resolve) => {
-    this.exited = resolve;
-  });
 
   constructor(private readonly options: DockerSessionOptions) {
     super(options);
@@ -48,11 +41,8 @@ export class DockerSession extends PromptSession implements PtyListener {
 
   exit(code: number | null): void {
     if (this.ended) return;
-    this.ended = true;
-    this.exitCode = code;
-    this.exited();
+    this.markEnded(code);
     if (!this.closedByUs) this.options.onClosed?.(this);
-    this.wakeReader();
   }
 
   async close(): Promise<void> {
@@ -61,9 +51,7 @@ export class DockerSession extends PromptSession implements PtyListener {
     this.wakeReader();
     if (!this.ended && this.pidValue !== undefined) {
       await this.options.kill(this.pidValue).catch(() => undefined);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.exitPromise, new Promise((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
-      clearTimeout(timer);
+      await this.waitForEnd();
     }
     this.options.onClosed?.(this);
   }

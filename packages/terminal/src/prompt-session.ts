@@ -19,12 +19,18 @@ export interface PromptSessionOptions {
 
 type Reason = 'prompt' | 'exit' | 'timeout';
 
+/** How long close() waits for a killed program's end to be seen. */
+const EXIT_WAIT_MS = 2_000;
+
 export abstract class PromptSession implements TerminalSession {
   readonly id = randomBytes(6).toString('hex');
-  /** The program ended (exited, or its stream ended). */
+  /** The program ended (exited, or its stream ended): set by `markEnded`. */
   protected ended = false;
-  /** Known when `ended` is set. */
   protected exitCode: number | null = null;
+  private endSeen!: () => void;
+  private readonly endPromise = new Promise<void>((resolve) => {
+    this.endSeen = resolve;
+  });
   protected closedByUs = false;
   private readonly promptBytes: Buffer;
   private cap: OutputCap;
@@ -60,6 +66,22 @@ export abstract class PromptSession implements TerminalSession {
   async interrupt(options: { timeoutMs?: number } = {}): Promise<SessionReadResult> {
     this.write('\x03');
     return this.read(options);
+  }
+
+  /** The program ended with `code` (null: killed by a signal, or unknown). Only the first call counts. */
+  protected markEnded(code: number | null): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.exitCode = code;
+    this.endSeen();
+    this.wakeReader();
+  }
+
+  /** Resolves once the end is known, or after EXIT_WAIT_MS (what close() waits after a kill). */
+  protected async waitForEnd(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.endPromise, new Promise((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Send bytes to the program (only called while the session is open). */

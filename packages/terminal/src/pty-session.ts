@@ -7,16 +7,12 @@ export interface PtySessionOptions extends PromptSessionOptions {
   onClosed?: (session: PtySession) => void;
 }
 
-/** How long close() waits for the killed process to be reaped. */
-const EXIT_WAIT_MS = 2_000;
-
 /**
  * An interactive program in a PTY. Reads are event driven: they resolve in the data callback that
  * completes the prompt, so a pdb round trip costs no more than the program itself.
  */
 export class PtySession extends PromptSession {
   private readonly pty: IPty;
-  private readonly exitPromise: Promise<void>;
 
   constructor(
     spec: ProcessSpec,
@@ -32,14 +28,7 @@ export class PtySession extends PromptSession {
       encoding: null,
     });
     this.pty.onData((data) => this.receive(data as unknown as Buffer));
-    this.exitPromise = new Promise((resolve) => {
-      this.pty.onExit(({ exitCode, signal }) => {
-        this.ended = true;
-        this.exitCode = signal ? null : exitCode;
-        this.wakeReader();
-        resolve();
-      });
-    });
+    this.pty.onExit(({ exitCode, signal }) => this.markEnded(signal ? null : exitCode));
   }
 
   /** Process id of the session leader (its process group id too). */
@@ -53,9 +42,7 @@ export class PtySession extends PromptSession {
     this.wakeReader();
     // The PTY child is a session leader, so its pid is also its process group id.
     if (!this.ended) killGroup(this.pty.pid);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.exitPromise, new Promise((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
-    clearTimeout(timer);
+    await this.waitForEnd();
     // Only when the exit never came: destroy() SIGHUPs the pid, which must not be a reused one.
     if (!this.ended) (this.pty as IPty & { destroy?: () => void }).destroy?.();
     this.options.onClosed?.(this);
