@@ -1,25 +1,9 @@
-import { join } from 'node:path';
-import { testPython, testdir } from '@debug-gym/test-utils';
 import { describe, expect, test } from 'vitest';
-import { FIX_CALLS, buggyRepo } from './helpers/fixtures.js';
+import { runConfigFile } from './helpers/fixtures.js';
 import { spawnCliInPty } from './helpers/cli.js';
 
 function config(extra: string[] = []): string {
-  const repo = buggyRepo();
-  const dir = testdir({
-    'script.json': JSON.stringify({ steps: FIX_CALLS }),
-    'run.yaml': [
-      'base:',
-      `  env: { path: ${repo}, entrypoint: python -m pytest -q . }`,
-      `  terminal: { type: local, python: ${testPython} }`,
-      `  output_path: ${testdir({})}`,
-      '  max_steps: 6',
-      'debug_agent:',
-      '  tools: [view, eval, rewrite]',
-      ...extra,
-    ].join('\n'),
-  });
-  return join(dir, 'run.yaml');
+  return runConfigFile({ maxSteps: 6, extra }).file;
 }
 
 describe('interactive runs in a real terminal', () => {

@@ -4,7 +4,7 @@ import { readTrajectory } from '@debug-gym/agents';
 import { testPython, testdir } from '@debug-gym/test-utils';
 import { describe, expect, test } from 'vitest';
 import { ExitError, executeRun, resolveRunConfig, runCommand, type RunResults } from '../src/index.js';
-import { FIX_CALLS, buggyRepo, fakeBenchmark, task } from './helpers/fixtures.js';
+import { FIX_CALLS, buggyRepo, fakeBenchmark, runConfigFile, task } from './helpers/fixtures.js';
 import { captureIo } from './helpers/io.js';
 
 function scriptFile(calls: unknown = FIX_CALLS): string {
@@ -13,23 +13,7 @@ function scriptFile(calls: unknown = FIX_CALLS): string {
 }
 
 function configFile(extra = ''): { file: string; out: string; repo: string } {
-  const repo = buggyRepo();
-  const out = testdir({});
-  const dir = testdir({
-    'script.json': JSON.stringify({ steps: FIX_CALLS }),
-    'run.yaml': [
-      'base:',
-      `  env: { path: ${repo}, entrypoint: python -m pytest -q . }`,
-      `  terminal: { type: local, python: ${testPython} }`,
-      `  output_path: ${out}`,
-      '  replay: script.json',
-      '  max_steps: 5',
-      'debug_agent:',
-      '  tools: [view, eval, rewrite]',
-      extra,
-    ].join('\n'),
-  });
-  return { file: join(dir, 'run.yaml'), out, repo };
+  return runConfigFile({ maxSteps: 5, base: ['  replay: script.json'], extra: [extra] });
 }
 
 describe('debug-gym run on a custom repository', () => {

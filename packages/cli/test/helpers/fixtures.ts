@@ -1,6 +1,7 @@
 import { TRAJECTORY_FORMAT_VERSION, type EpisodeOutcome, type EpisodeResult, type EpisodeStatus } from '@debug-gym/agents';
 import { defineBenchmark, type BenchmarkDataset, type BenchmarkTask, type BenchmarkV1, type ToolCall } from '@debug-gym/core';
-import { testdir } from '@debug-gym/test-utils';
+import { join } from 'node:path';
+import { testPython, testdir } from '@debug-gym/test-utils';
 
 /** A repository with one bug: `add` subtracts. One of its two tests passes. */
 export const BUGGY_FILES: Record<string, string> = {
@@ -16,6 +17,31 @@ export const FIX_CALLS: ToolCall[] = [
 
 export function buggyRepo(): string {
   return testdir(BUGGY_FILES);
+}
+
+/**
+ * A `run.yaml` over a fresh buggy repo, with FIX_CALLS in `script.json` beside it: a base section
+ * (local terminal, `maxSteps`, then the `base` lines) and a debug_agent section with view, eval and
+ * rewrite (then the `extra` lines).
+ */
+export function runConfigFile(options: { maxSteps: number; base?: string[]; extra?: string[] }): { file: string; out: string; repo: string } {
+  const repo = buggyRepo();
+  const out = testdir({});
+  const dir = testdir({
+    'script.json': JSON.stringify({ steps: FIX_CALLS }),
+    'run.yaml': [
+      'base:',
+      `  env: { path: ${repo}, entrypoint: python -m pytest -q . }`,
+      `  terminal: { type: local, python: ${testPython} }`,
+      `  output_path: ${out}`,
+      `  max_steps: ${options.maxSteps}`,
+      ...(options.base ?? []),
+      'debug_agent:',
+      '  tools: [view, eval, rewrite]',
+      ...(options.extra ?? []),
+    ].join('\n'),
+  });
+  return { file: join(dir, 'run.yaml'), out, repo };
 }
 
 export function task(id: string, path: string, extra: Partial<BenchmarkTask> = {}): BenchmarkTask {
