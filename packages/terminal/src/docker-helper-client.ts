@@ -237,7 +237,10 @@ export class HelperClient {
   }
 }
 
-const NO_PYTHON = 'echo "no Python interpreter found in the image (tried $0, python3, python)" >&2';
+/** Shell: tell on stderr that none of `tried` (a shell word list) is an interpreter here. */
+function noPython(tried: string): string {
+  return `echo "no Python interpreter found in the image (tried ${tried})" >&2`;
+}
 
 /** The arguments after a launcher script: `$0` the interpreter, `$1` the bootstrap, `$2` the source length. */
 function launcherArgs(python: string): string[] {
@@ -264,7 +267,7 @@ export function sandboxLaunch(python: string): { cmd: string[]; env: string[] } 
     'helper=',
     'for p in $interpreters; do if command -v "$p" >/dev/null 2>&1; then "$p" -I -S -c "$boot" "$size" <&3 3<&- & helper=$!; break; fi; done',
     'exec 3<&-',
-    'if [ -n "$helper" ]; then wait "$helper"; code=$?; else echo "no Python interpreter found in the image (tried $interpreters)" >&2; code=127; fi',
+    `if [ -n "$helper" ]; then wait "$helper"; code=$?; else ${noPython('$interpreters')}; code=127; fi`,
     `printf '{"id":${EXITED_ID},"exited":%s}\\n' "$code"`,
     'while :; do sleep 3600 & wait $!; done',
   ].join('\n');
@@ -292,7 +295,7 @@ export async function attachHelper(container: Docker.Container): Promise<HelperC
  * caller sends the source and awaits `ready`.
  */
 export async function execHelper(container: Docker.Container, python: string): Promise<HelperClient> {
-  const script = `for p in "$0" python3 python; do if command -v "$p" >/dev/null 2>&1; then exec "$p" -I -S -c "$1" "$2"; fi; done; ${NO_PYTHON}; exit 127`;
+  const script = `for p in "$0" python3 python; do if command -v "$p" >/dev/null 2>&1; then exec "$p" -I -S -c "$1" "$2"; fi; done; ${noPython('$0, python3, python')}; exit 127`;
   const exec = await container.exec({
     Cmd: ['/bin/sh', '-c', script, ...launcherArgs(python)],
     AttachStdin: true,
