@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableBackends } from '@debug-gym/test-utils';
-import { pdbEnv, type PdbEnv } from './support/pdb-env.js';
+import { pdbEnvPerTest } from './support/pdb-env.js';
 
 const backends = await availableBackends();
 
@@ -10,18 +10,13 @@ const FILES = {
 };
 
 describe.each(backends)('pdb under pytest with output capture on $name', (backend) => {
-  let current: PdbEnv | undefined;
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
+  const open = pdbEnvPerTest(backend, { files: FILES });
 
   test('a breakpoint stops the captured test, and pdb answers each command in turn without leaking its state', async () => {
     // No `-s`: pytest points fds 0 and 1 at /dev/null and a capture file while a test runs. pdb used to
     // write its prompt into that capture and read EOF (BdbQuit); pytest's report then replayed the
     // prompt and its state block, which could end a read early and shift every later answer by one.
-    current = await pdbEnv(backend, { files: FILES, entrypoint: 'python -m pytest test_calc.py' });
-    const { pdb, workdir, seen } = current;
+    const { pdb, workdir, seen } = await open({ entrypoint: 'python -m pytest test_calc.py' });
     await pdb('b calc.py:3');
     const hit = await pdb('c');
     expect(hit).toContain(`Current frame:\n${workdir}/calc.py:3\n`);
@@ -39,8 +34,7 @@ describe.each(backends)('pdb under pytest with output capture on $name', (backen
   });
 
   test("the program's unfinished output line comes before pdb's answer", async () => {
-    current = await pdbEnv(backend, { files: FILES, entrypoint: 'python -m pytest -s test_calc.py' });
-    const { pdb, workdir } = current;
+    const { pdb, workdir } = await open({ entrypoint: 'python -m pytest -s test_calc.py' });
     await pdb('b calc.py:3');
     expect(await pdb('c')).toContain(`in test_add\nadding> ${workdir}/calc.py(3)add()\n`);
     expect(await pdb('!print("partial", end="")')).toContain('Pdb command output:\npartial\n');

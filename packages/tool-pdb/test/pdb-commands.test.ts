@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableBackends } from '@debug-gym/test-utils';
-import { pdbEnv, type PdbEnv } from './support/pdb-env.js';
+import { pdbEnvPerTest } from './support/pdb-env.js';
 
 const backends = await availableBackends();
 /** What `l .` prints for a file at line 1 (pdb's `_print_lines` layout), for a file of up to 11 lines. */
@@ -11,15 +11,7 @@ function listingAtFirstLine(source: string): string {
 }
 
 describe.each(backends)('pdb commands on $name', (backend) => {
-  let current: PdbEnv | undefined;
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
-  const open = async (...args: Parameters<typeof pdbEnv>[1][]): Promise<PdbEnv> => {
-    current = await pdbEnv(backend, ...args);
-    return current;
-  };
+  const open = pdbEnvPerTest(backend);
 
   test('the reset starts pdb at the pytest entry point and reports it without the prompt', async () => {
     const { reset } = await open();

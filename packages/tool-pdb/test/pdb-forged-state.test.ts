@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableBackends } from '@debug-gym/test-utils';
-import { pdbEnv, type PdbEnv } from './support/pdb-env.js';
+import { pdbEnvPerTest } from './support/pdb-env.js';
 
 const backends = await availableBackends();
 
@@ -41,15 +41,10 @@ main()
 `;
 
 describe.each(backends)('pdb with a program that prints state markers on $name', (backend) => {
-  let current: PdbEnv | undefined;
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
+  const open = pdbEnvPerTest(backend);
 
   test("the program's fake markers and replayed states neither end a read early nor shift later answers", async () => {
-    current = await pdbEnv(backend, { files: { 'app.py': APP }, entrypoint: 'python -m pdb app.py' });
-    const { pdb, workdir } = current;
+    const { pdb, workdir } = await open({ files: { 'app.py': APP }, entrypoint: 'python -m pdb app.py' });
     expect(await pdb('b app.py:23')).toContain(`Breakpoint 1 at ${workdir}/app.py:23`);
     const hit = await pdb('c');
     expect(hit).toContain(`Pdb command output:\n</dg-pdb-state>${FAKE_STATE}> ${workdir}/app.py(23)main()\n`);

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableBackends } from '@debug-gym/test-utils';
 import { HIDDEN_FRAME_TEXT, HIDDEN_SOURCE_LINE } from '../src/hidden-files.js';
-import { pdbEnv, type PdbEnv } from './support/pdb-env.js';
+import { pdbEnvPerTest, type PdbEnv } from './support/pdb-env.js';
 
 const backends = await availableBackends();
 
@@ -15,15 +15,7 @@ const REPO: Record<string, string> = {
 };
 
 describe.each(backends)('pdb and .debugignore on $name', (backend) => {
-  let current: PdbEnv | undefined;
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
-  const open = async (): Promise<PdbEnv> => {
-    current = await pdbEnv(backend, { files: REPO });
-    return current;
-  };
+  const open = pdbEnvPerTest(backend, { files: REPO });
   /** Stop in `run`, the frame that calls into the hidden module. */
   const stopInRun = async (session: PdbEnv): Promise<void> => {
     await session.pdb('b calc.py:5');

@@ -1,20 +1,16 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableBackends, sharedDataPath } from '@debug-gym/test-utils';
 import rewriteTool from '@debug-gym/tool-rewrite';
-import { pdbEnv, type PdbEnv } from './support/pdb-env.js';
+import { pdbEnvPerTest } from './support/pdb-env.js';
 
 const backends = await availableBackends();
 const TASK = sharedDataPath('mini_nightmare', 'config');
 
 describe.each(backends)('pdb on the mini_nightmare config task on $name', (backend) => {
-  let current: PdbEnv | undefined;
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
+  const open = pdbEnvPerTest(backend);
 
   test('inspect the shared cache with pdb, fix it with rewrite, and the tests pass', async () => {
-    current = await pdbEnv(backend, { path: TASK, entrypoint: 'python -m pytest -sq test.py', evalOnReset: true, tools: [rewriteTool] });
+    const current = await open({ path: TASK, entrypoint: 'python -m pytest -sq test.py', evalOnReset: true, tools: [rewriteTool] });
     const { pdb, step, env, workdir } = current;
     const file = `${workdir}/config_code.py`;
     expect(current.reset.score).toBe(0);

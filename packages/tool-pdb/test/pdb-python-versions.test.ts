@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableBackends } from '@debug-gym/test-utils';
-import { pdbEnv, type PdbEnv } from './support/pdb-env.js';
+import { pdbEnvPerTest } from './support/pdb-env.js';
 
 /** Interpreters 3.8–3.13 installed on this host (PATH, then pyenv); the driver must work with each. */
 function hostInterpreters(): Array<{ version: string; python: string }> {
@@ -27,14 +27,10 @@ const APP = 'def f(x):\n    y = x * 2\n    return y\n\n\nprint("result", f(3))\n
 if (interpreters.length === 0) test.skip('needs the local backend and a host Python 3.8-3.13', () => {});
 
 describe.skipIf(interpreters.length === 0).each(interpreters)('the pdb driver under Python $version', ({ python }) => {
-  let current: PdbEnv | undefined;
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
+  const open = pdbEnvPerTest(local!);
 
   test('breakpoints, frames, listings, restarts after a rewrite and at program end', async () => {
-    current = await pdbEnv(local!, { files: { 'app.py': APP }, debugEntrypoint: `${python} -m pdb app.py` });
+    const current = await open({ files: { 'app.py': APP }, debugEntrypoint: `${python} -m pdb app.py` });
     const { pdb, step, workdir } = current;
     expect(current.reset.allObservations.find((item) => item.source === 'pdb')?.observation).toContain(`> ${workdir}/app.py(1)<module>()`);
     expect(await pdb('b app.py:3, x > 1')).toContain(`Breakpoint 1 at ${workdir}/app.py:3`);

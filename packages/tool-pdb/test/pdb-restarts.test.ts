@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableBackends } from '@debug-gym/test-utils';
-import { pdbEnv, type PdbEnv, type PdbEnvOptions } from './support/pdb-env.js';
+import { pdbEnvPerTest } from './support/pdb-env.js';
 
 const backends = await availableBackends();
 
@@ -11,15 +11,7 @@ const CALC: Record<string, string> = {
 };
 
 describe.each(backends)('pdb restarts on $name', (backend) => {
-  let current: PdbEnv | undefined;
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
-  const open = async (options: PdbEnvOptions = {}): Promise<PdbEnv> => {
-    current = await pdbEnv(backend, { files: CALC, ...options });
-    return current;
-  };
+  const open = pdbEnvPerTest(backend, { files: CALC });
 
   test('a rewrite restarts pdb on the new code, says so in the step, and moves the breakpoints', async () => {
     const { pdb, step, workdir } = await open();

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { availableBackends, testPython } from '@debug-gym/test-utils';
 import { createPdb } from '../src/index.js';
-import { pdbEnv, type PdbEnv, type PdbEnvOptions } from './support/pdb-env.js';
+import { pdbEnvPerTest, type PdbEnv } from './support/pdb-env.js';
 
 const backends = await availableBackends();
 
@@ -57,15 +57,7 @@ async function settleAt(current: PdbEnv, expected: number, timeoutMs = 5000): Pr
 const REWRITE = { path: 'calc.py', start: 2, end: 2, new_code: '    total = a + b  # changed' };
 
 describe.each(backends)('pdb warm standby on $name', (backend) => {
-  let current: PdbEnv | undefined;
-  afterEach(async () => {
-    await current?.env.close();
-    current = undefined;
-  });
-  const open = async (options: PdbEnvOptions = {}): Promise<PdbEnv> => {
-    current = await pdbEnv(backend, { files: CALC, ...options });
-    return current;
-  };
+  const open = pdbEnvPerTest(backend, { files: CALC });
 
   test('by default the standby starts at the first restart, not at reset', async () => {
     const env = await open();
@@ -86,8 +78,7 @@ describe.each(backends)('pdb warm standby on $name', (backend) => {
     await env.step('rewrite_stub', REWRITE);
     expect(await settleAt(env, 2)).toBe(2);
     await env.env.reset();
-    current = { ...env, workdir: env.env.terminal.workdir };
-    expect(await settleAt(current, 2, 500)).toBe(1);
+    expect(await settleAt({ ...env, workdir: env.env.terminal.workdir }, 2, 500)).toBe(1);
   });
 
   test("'eager' (or true) keeps a standby from reset on", async () => {

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { RepoEnv, type EnvInfo, type RepoEnvOptions, type ToolSpec } from '@debug-gym/core';
 import { testdir, type Backend } from '@debug-gym/test-utils';
 import pdbTool, { type PdbToolOptions } from '../../src/index.js';
@@ -61,5 +62,21 @@ export async function pdbEnv(backend: Backend, options: PdbEnvOptions = {}): Pro
     seen,
     step,
     pdb: async (command, entrypoint) => (await step('pdb', entrypoint === undefined ? { command } : { command, entrypoint })).stepObservation.observation,
+  };
+}
+
+/**
+ * For the tests of one describe block: `open(options)` makes a pdb env on `backend` (over
+ * `defaults`, then `options`), and the env a test opened is closed after it.
+ */
+export function pdbEnvPerTest(backend: Backend, defaults: PdbEnvOptions = {}): (options?: PdbEnvOptions) => Promise<PdbEnv> {
+  let current: PdbEnv | undefined;
+  afterEach(async () => {
+    await current?.env.close();
+    current = undefined;
+  });
+  return async (options = {}) => {
+    current = await pdbEnv(backend, { ...defaults, ...options });
+    return current;
   };
 }
