@@ -40,29 +40,15 @@ import { ensureImage, recipeTag } from '../src/docker.js';
 import { ownerAlive, processStartTime, removeLiveContainersSync } from '../src/docker-engine.js';
 import { describeTerminalConformance } from './conformance.js';
 import { requireOrSkip } from './sandbox-availability.js';
+import { TEST_IMAGE, dockerTestStatus, imagePresent } from './sandbox-status.js';
 
-const IMAGE = process.env.DEBUG_GYM_DOCKER_IMAGE ?? 'debug-gym/python-offline:bookworm';
+const IMAGE = TEST_IMAGE;
 const NO_PYTHON_IMAGE = 'debug-gym/test-no-python:latest';
 const docker = new Docker();
 const here = dirname(fileURLToPath(import.meta.url));
 
-async function imagePresent(image: string): Promise<boolean> {
-  try {
-    await docker.getImage(image).inspect();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const engine = await dockerAvailable();
-const imageReady = engine && (await imagePresent(IMAGE));
-const missing = !engine
-  ? 'no Docker engine answers (start one with scripts/start-docker.sh)'
-  : !imageReady
-    ? `image ${IMAGE} is missing (build it with scripts/build-offline-image.sh)`
-    : undefined;
-const runDocker = requireOrSkip('docker', missing === undefined, missing);
+const status = await dockerTestStatus();
+const runDocker = requireOrSkip('docker', status.available, status.reason);
 
 /** Containers carrying this process's run label. */
 async function ourContainers(): Promise<Docker.ContainerInfo[]> {

@@ -3,12 +3,7 @@
  * a loud warning, unless DEBUG_GYM_REQUIRE_SANDBOXES=1 (CI), where it must fail instead.
  */
 import { describe, it } from 'vitest';
-
-export type SandboxKind = 'docker' | 'bubblewrap';
-
-export function sandboxesRequired(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.DEBUG_GYM_REQUIRE_SANDBOXES === '1';
-}
+import { type SandboxKind, sandboxesRequired } from './sandbox-status.js';
 
 /**
  * Call at the top level of a test file. Returns true when the suite can run. When it cannot:
