@@ -31,7 +31,8 @@ else
 fi
 
 if ! command -v pnpm >/dev/null 2>&1; then
-  version=$(node -p "require('$(dirname "$0")/../package.json').packageManager.split('@')[1]")
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  version=$(node -p "require(process.argv[1]).packageManager.split('@')[1]" "$root/package.json")
   echo "setup-system: installing pnpm@$version"
   npm install -g "pnpm@$version" >/dev/null
 fi

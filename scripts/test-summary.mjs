@@ -9,7 +9,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const rows = [];
-for (const group of ['packages', 'examples', '.']) {
+for (const group of ['packages', 'examples', 'tools', '.']) {
   const base = join(root, group);
   const dirs = group === '.' ? ['benchmarks'] : existsSync(base) ? readdirSync(base) : [];
   for (const dir of dirs) {

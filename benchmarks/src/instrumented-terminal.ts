@@ -7,6 +7,7 @@
 import type {
   DirEntry,
   FileStat,
+  ReadFileOptions,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -79,8 +80,8 @@ export class InstrumentedTerminal implements Terminal {
     return this.track(`run:${command}`, () => this.inner.run(command, options));
   }
 
-  readFile(path: string): Promise<Uint8Array> {
-    return this.file(`readFile:${path}`, () => this.inner.readFile(path));
+  readFile(path: string, options?: ReadFileOptions): Promise<Uint8Array> {
+    return this.file(`readFile:${path}`, () => this.inner.readFile(path, options));
   }
   writeFile(path: string, data: string | Uint8Array): Promise<void> {
     return this.file(`writeFile:${path}`, () => this.inner.writeFile(path, data));

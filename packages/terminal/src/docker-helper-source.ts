@@ -86,8 +86,17 @@ def op_read(req):
         raise OSError(errno.EISDIR, "Is a directory", path)
     if not stat.S_ISREG(st.st_mode):
         raise OSError(errno.EINVAL, "Not a regular file", path)
+    limit = req.get("max")
     with open(path, "rb") as handle:
-        return {"data": b64(handle.read())}
+        if limit is None:
+            return {"data": b64(handle.read())}
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
+            return {"tooLarge": size}
+        data = handle.read(limit + 1)
+        if len(data) > limit:
+            return {"tooLarge": max(size, len(data))}
+        return {"data": b64(data)}
 
 
 def op_write(req):

@@ -10,6 +10,7 @@ import type {
   DirEntry,
   FileStat,
   FileType,
+  ReadFileOptions,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -17,7 +18,7 @@ import type {
   TerminalOptions,
   TerminalSession,
 } from '@debug-gym/core';
-import { NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
+import { FileTooLargeError, NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
 import { type DockerConnection, connectDocker, defaultImageName, parseMemory } from './docker-engine.js';
 import { HelperLostError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
 import { DockerSandbox } from './docker-sandbox.js';
@@ -199,8 +200,9 @@ export class DockerTerminal implements Terminal {
   // ---------------------------------------------------------------------------------------------
   // Files
 
-  async readFile(path: string): Promise<Uint8Array> {
-    const response = await this.fileCall('read', path);
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
+    const response = await this.fileCall('read', path, options.maxBytes === undefined ? {} : { max: options.maxBytes });
+    if (typeof response.tooLarge === 'number') throw new FileTooLargeError(path, response.tooLarge, options.maxBytes as number);
     return new Uint8Array(Buffer.from(String(response.data ?? ''), 'base64'));
   }
 

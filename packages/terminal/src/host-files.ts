@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
-import { cp, lchown, lstat, mkdir, open, readdir, readFile, rm, stat as statFollow } from 'node:fs/promises';
+import { type FileHandle, cp, lchown, lstat, mkdir, open, readdir, rm, stat as statFollow } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import type { DirEntry, FileStat, FileType, TerminalFiles } from '@debug-gym/core';
-import { NotADirectoryError, NotAFileError, PathNotFoundError, PathOutsideWorkspaceError, WorkspaceError } from '@debug-gym/core';
+import type { DirEntry, FileStat, FileType, ReadFileOptions, TerminalFiles } from '@debug-gym/core';
+import { FileTooLargeError, NotADirectoryError, NotAFileError, PathNotFoundError, PathOutsideWorkspaceError, WorkspaceError } from '@debug-gym/core';
 import type { PathResolver } from './path-resolver.js';
 
 export interface FileOwner {
@@ -23,13 +23,21 @@ export class HostFiles implements TerminalFiles {
     private readonly owner?: FileOwner,
   ) {}
 
-  async readFile(path: string): Promise<Uint8Array> {
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
     const target = await this.paths.resolve(path, true);
     const flags = constants.O_RDONLY | (target.resolved ? constants.O_NOFOLLOW : 0);
+    let handle;
     try {
-      return await readFile(target.host, { flag: flags });
+      handle = await open(target.host, flags);
     } catch (error) {
       throw this.fileError(error, path);
+    }
+    try {
+      return await readCapped(handle, path, options.maxBytes);
+    } catch (error) {
+      throw this.fileError(error, path);
+    } finally {
+      await handle.close();
     }
   }
 
@@ -180,4 +188,21 @@ async function isExecutable(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The whole file, or FileTooLargeError when it is (or grows) larger than `maxBytes`. */
+async function readCapped(handle: FileHandle, path: string, maxBytes: number | undefined): Promise<Uint8Array> {
+  const info = await handle.stat();
+  if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  if (maxBytes === undefined) return handle.readFile();
+  if (info.size > maxBytes) throw new FileTooLargeError(path, info.size, maxBytes);
+  const buffer = Buffer.alloc(maxBytes + 1);
+  let length = 0;
+  while (length < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  if (length > maxBytes) throw new FileTooLargeError(path, Math.max(length, info.size), maxBytes);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
 }

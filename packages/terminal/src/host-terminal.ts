@@ -4,6 +4,7 @@ import { join, posix } from 'node:path';
 import type {
   DirEntry,
   FileStat,
+  ReadFileOptions,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -124,8 +125,8 @@ export abstract class HostTerminal implements Terminal {
     await this.close();
   }
 
-  async readFile(path: string): Promise<Uint8Array> {
-    return this.files().readFile(path);
+  async readFile(path: string, options?: ReadFileOptions): Promise<Uint8Array> {
+    return this.files().readFile(path, options);
   }
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {

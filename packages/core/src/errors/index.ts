@@ -9,6 +9,7 @@ export {
 } from './terminal-errors.js';
 export {
   BinaryFileError,
+  FileTooLargeError,
   NotADirectoryError,
   NotAFileError,
   PathNotFoundError,

@@ -33,6 +33,26 @@ export class NotADirectoryError extends WorkspaceError {
   }
 }
 
+export class FileTooLargeError extends WorkspaceError {
+  constructor(
+    path: string,
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(
+      'DG_WORKSPACE_TOO_LARGE',
+      `\`${path}\` is too large to read (${formatBytes(size)}; the limit is ${formatBytes(maxBytes)}). ` +
+        'Look at part of it instead, e.g. with `grep` or by viewing a smaller file.',
+    );
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
 export class BinaryFileError extends WorkspaceError {
   constructor(path: string) {
     super('DG_WORKSPACE_BINARY', `\`${path}\` is a binary or non-UTF-8 file; it cannot be shown or edited as text.`);

@@ -2,6 +2,7 @@ export type {
   DirEntry,
   FileStat,
   FileType,
+  ReadFileOptions,
   RunOptions,
   RunResult,
   SessionOptions,

@@ -85,10 +85,18 @@ export interface FileStat {
   executable: boolean;
 }
 
+export interface ReadFileOptions {
+  /**
+   * Refuse (FileTooLargeError) a file larger than this many bytes, checked on the open file before
+   * reading and enforced while reading, so a file that grows meanwhile is never read past it.
+   */
+  maxBytes?: number;
+}
+
 /** File access to the working copy, served by the backend (host fs, or a helper inside the container). */
 export interface TerminalFiles {
-  /** Throws a PathNotFoundError when missing. */
-  readFile(path: string): Promise<Uint8Array>;
+  /** Throws a PathNotFoundError when missing, a FileTooLargeError above `options.maxBytes`. */
+  readFile(path: string, options?: ReadFileOptions): Promise<Uint8Array>;
   /** Creates missing parent directories. */
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   /** Entries of one directory, unsorted. Throws PathNotFoundError / NotADirectoryError. */

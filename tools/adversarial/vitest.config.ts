@@ -1,0 +1,11 @@
+import { sharedTestConfig } from '../../vitest.shared';
+import { AttackMatrixReporter } from './src/attack-matrix-reporter';
+
+// Attacks start sandboxes, races and resource bombs: one file at a time keeps them from competing
+// for the machine's two cores (no attack's verdict may depend on load).
+const config = sharedTestConfig({ testTimeout: 120_000, sequential: true });
+config.test = {
+  ...config.test,
+  reporters: ['default', ['json', { outputFile: 'test-results.json' }], new AttackMatrixReporter()],
+};
+export default config;
