@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 export interface ProcStat {
   /** Process state letter (`R`, `S`, `Z`, ...). */
   state: string;
+  ppid: number;
   pgid: number;
   /** Start time in clock ticks since boot: tells a reused pid apart. */
   start: string;
@@ -14,7 +15,7 @@ export function procStat(pid: number): ProcStat | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 2 (comm) may contain spaces and parentheses: split after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] as string, pgid: Number(fields[2]), start: fields[19] as string };
+    return { state: fields[0] as string, ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] as string };
   } catch {
     return undefined;
   }

@@ -41,6 +41,25 @@ export async function groupMembers(pgid: number, accept: (environ: Buffer) => bo
   return findProcesses((pid, environ) => procStat(pid)?.pgid === pgid && accept(environ()));
 }
 
+/**
+ * `pid` and every process below it (children, their children, ...): a sandbox's processes may
+ * have left its process group (bubblewrap's own --new-session), never its parent chain.
+ */
+export async function processTree(pid: number): Promise<number[]> {
+  const children = new Map<number, number[]>();
+  for (const child of await listPids()) {
+    const parent = procStat(child)?.ppid;
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const tree: number[] = [];
+  for (let queue = [pid]; queue.length > 0; ) {
+    const next = queue.shift() as number;
+    tree.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return tree;
+}
+
 /** Does this `/proc/<pid>/environ` content hold `<variable>=<id>`? */
 export function carriesMarker(environ: Buffer, variable: string, id: string): boolean {
   return hasVariable(environ, Buffer.from(`${variable}=${id}\0`));
@@ -58,17 +77,18 @@ export function kill(pid: number): boolean {
 
 type Filter = (pid: number, environ: () => Buffer) => boolean;
 
-async function findProcesses(filter: Filter): Promise<number[]> {
-  let names: string[];
+/** Every pid in /proc but our own (none without /proc). */
+async function listPids(): Promise<number[]> {
   try {
-    names = await readdir('/proc');
+    return (await readdir('/proc')).map(Number).filter((pid) => Number.isInteger(pid) && pid !== process.pid);
   } catch {
     return [];
   }
+}
+
+async function findProcesses(filter: Filter): Promise<number[]> {
   const found = await Promise.all(
-    names.map(async (name) => {
-      const pid = Number(name);
-      if (!Number.isInteger(pid) || pid === process.pid) return undefined;
+    (await listPids()).map(async (pid) => {
       try {
         const environ = await readFile(`/proc/${pid}/environ`);
         return filter(pid, () => environ) ? pid : undefined;

@@ -74,7 +74,7 @@ describe.each(backends)('killing the driver on $name', (backend) => {
 
     expect(await victim.driver.kill('SIGKILL', EXIT_LIMIT_MS)).toBe('SIGKILL');
     const report = await gc({ leaseDir: leaseDir() });
-    expect(report.reclaimed.length).toBeGreaterThan(0);
+    expect(report.live).toBe(backend.name === 'docker' ? 0 : 1); // Docker sandboxes are found by their labels
 
     await expect.poll(() => markedProcesses(victim.token), { timeout: EXIT_LIMIT_MS }).toEqual([]);
     expect(sandboxDirs().filter((name) => victimDirs.includes(name))).toEqual([]);
@@ -94,7 +94,7 @@ describe.each(backends)('killing the driver on $name', (backend) => {
     expect(await pending).toMatchObject({ error: { code: -32000, data: { code: 'DG_SERVE_SHUTTING_DOWN' } } });
     expect(await markedProcesses(token)).toEqual([]);
     expect(sandboxDirs()).toEqual([]);
-    expect(readdirSync(leaseDir())).toEqual([]);
+    expect(existsSync(leaseDir()) ? readdirSync(leaseDir()) : []).toEqual([]);
     if (backend.name === 'docker') expect(await containersOf(driver.pid)).toEqual([]);
   }, 240_000);
 });
