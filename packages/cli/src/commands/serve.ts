@@ -8,6 +8,8 @@ export interface ServeOptions {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
   cwd?: string;
+  /** Where SIGINT/SIGTERM/SIGHUP are heard (default: the process; tests pass an emitter). */
+  signals?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 }
 
 /**
@@ -32,7 +34,8 @@ export async function runServe(options: ServeOptions = {}): Promise<void> {
     lines.close();
     shutdown = server.shutdown(signal);
   };
-  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  const signals = options.signals ?? process;
+  for (const signal of STOP_SIGNALS) signals.on(signal, stop);
   try {
     // One request at a time, in order: the env is stateful.
     for await (const line of lines) {
@@ -42,7 +45,7 @@ export async function runServe(options: ServeOptions = {}): Promise<void> {
   } finally {
     await shutdown?.catch(() => undefined);
     await server.close().catch(() => undefined);
-    for (const signal of STOP_SIGNALS) process.off(signal, stop);
+    for (const signal of STOP_SIGNALS) signals.off(signal, stop);
     restoreConsole();
   }
   if (stoppedBy) throw new ExitError(128 + constants.signals[stoppedBy], `debug-gym serve: stopped by ${stoppedBy}; running commands were killed and the environment closed.`);
