@@ -5,7 +5,7 @@
  * its owner process, not the machine.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { procStat } from './process-identity.js';
@@ -137,19 +137,31 @@ export class Lease {
   release(): void {
     this.released = true;
     const file = this.file;
-    if (file) rmSync(file, { force: true });
+    if (!file) return;
+    rmSync(file, { force: true });
+    // Leave no empty directory behind; another process's lease keeps it (ENOTEMPTY).
+    try {
+      rmdirSync(this.dir as string);
+    } catch {
+      // not empty, or gone
+    }
   }
 
   private save(): void {
     const file = this.file;
     if (!file || this.released) return;
     const temporary = `${file}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temporary, JSON.stringify(this.record), { mode: 0o600 });
-      renameSync(temporary, file);
-    } catch {
-      // Best effort: a full disk must not fail the command the lease describes.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        writeFileSync(temporary, JSON.stringify(this.record), { mode: 0o600 });
+        renameSync(temporary, file);
+        return;
+      } catch (error) {
+        // Another sandbox's release() removed the (then empty) directory: make it again, once.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !trustedLeaseDirectory(this.dir as string, true)) return;
+      }
     }
+    // Best effort: a full disk must not fail the command the lease describes.
   }
 }
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import type { ProcessSpec } from './run-process.js';
 
 const SETPRIV_CANDIDATES = ['/usr/bin/setpriv', '/bin/setpriv'];
@@ -25,10 +26,21 @@ function pdeathsigHelper(): string | null {
 /**
  * The same process, SIGKILLed by the kernel when this Node process dies (PR_SET_PDEATHSIG, kept
  * across exec). Covers the direct child only: its own children are found through the lease. Without
- * setpriv the spec is returned unchanged.
+ * setpriv, or when `spec.file` is not an absolute path to an executable, the spec is returned unchanged.
  */
 export function dieWithParent(spec: ProcessSpec): ProcessSpec {
   const helper = pdeathsigHelper();
-  if (!helper) return spec;
+  // A program that cannot run stays unwrapped, so spawning it fails as a typed error, not setpriv's 127.
+  if (!helper || !executable(spec.file)) return spec;
   return { ...spec, file: helper, args: ['--pdeathsig', 'KILL', '--', spec.file, ...spec.args] };
+}
+
+function executable(file: string): boolean {
+  if (!isAbsolute(file)) return false;
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
