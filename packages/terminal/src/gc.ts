@@ -4,7 +4,8 @@ import { hostname } from 'node:os';
 import { type DockerConnection, dockerAvailable, gcContainers } from './docker-engine.js';
 import { type LeaseRecord, type StoredLease, leaseDirectory, readLeases, trustedLeaseDirectory } from './leases.js';
 import { procStat, processAlive } from './process-identity.js';
-import { carriesMarker, groupMembers, kill, killMarkedProcesses, markedProcesses, processTree } from './stray-processes.js';
+import { descendants } from './kill-group.js';
+import { carriesMarker, groupMembers, kill, killMarkedProcesses, markedProcesses } from './stray-processes.js';
 
 export type ReclaimedKind = 'process' | 'dir' | 'cgroup' | 'container' | 'lease';
 
@@ -123,7 +124,7 @@ async function leasedProcesses(record: LeaseRecord): Promise<number[]> {
     const sameLeader = leader !== undefined && leader.pgid === group.pgid && (!group.start || leader.start === group.start);
     // Without its recorded leader a reused group id could be anyone's: only marked members count.
     for (const pid of await groupMembers(group.pgid, sameLeader ? () => true : ours)) pids.add(pid);
-    if (sameLeader) for (const pid of await processTree(group.pgid)) pids.add(pid);
+    if (sameLeader) for (const pid of [group.pgid, ...descendants(group.pgid)]) pids.add(pid);
   }
   if (marker) for (const pid of await markedProcesses(marker.value, marker.variable)) pids.add(pid);
   return [...pids];

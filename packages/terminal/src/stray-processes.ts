@@ -41,25 +41,6 @@ export async function groupMembers(pgid: number, accept: (environ: Buffer) => bo
   return findProcesses((pid, environ) => procStat(pid)?.pgid === pgid && accept(environ()));
 }
 
-/**
- * `pid` and every process below it (children, their children, ...): a sandbox's processes may
- * have left its process group (bubblewrap's own --new-session), never its parent chain.
- */
-export async function processTree(pid: number): Promise<number[]> {
-  const children = new Map<number, number[]>();
-  for (const child of await listPids()) {
-    const parent = procStat(child)?.ppid;
-    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), child]);
-  }
-  const tree: number[] = [];
-  for (let queue = [pid]; queue.length > 0; ) {
-    const next = queue.shift() as number;
-    tree.push(next);
-    queue.push(...(children.get(next) ?? []));
-  }
-  return tree;
-}
-
 /** Does this `/proc/<pid>/environ` content hold `<variable>=<id>`? */
 export function carriesMarker(environ: Buffer, variable: string, id: string): boolean {
   return hasVariable(environ, Buffer.from(`${variable}=${id}\0`));
