@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { gc, Lease, type LeaseRecord, LocalTerminal } from '../src/index.js';
+import { gc, Lease, type LeaseRecord, LocalTerminal, sweepStaleLeases } from '../src/index.js';
 import { dieWithParent } from '../src/parent-death.js';
 import { procStat } from '../src/process-identity.js';
 
@@ -99,6 +99,26 @@ describe('leases', () => {
     expect(existsSync(sandboxDir)).toBe(false);
     expect(existsSync(foreignDir)).toBe(true); // not a debug-gym temp dir: never removed
     expect(readdirSync(leaseDir)).toEqual([live.split('/').pop()]);
+  });
+
+  it('a terminal start sweeps stale leases, at most once a minute', async () => {
+    const leaseDir = privateDir();
+    const later = Date.now() + 3_600_000;
+    const now = vi.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      const first = writeLease(leaseDir, { id: 'stale-1' });
+      await sweepStaleLeases(leaseDir);
+      expect(existsSync(first)).toBe(false);
+      const second = writeLease(leaseDir, { id: 'stale-2' });
+      now.mockReturnValue(later + 1000);
+      await sweepStaleLeases(leaseDir);
+      expect(existsSync(second)).toBe(true);
+      now.mockReturnValue(later + 61_000);
+      await sweepStaleLeases(leaseDir);
+      expect(existsSync(second)).toBe(false);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('gc leaves a reused process group alone: its leader started after the lease recorded it', async () => {
