@@ -33,6 +33,8 @@ function newScratch(): string {
 describe.each(backends)('killing the driver on $name', (backend) => {
   let scratch = '';
   const drivers: Driver[] = [];
+  const leaseDir = (): string => join(scratch, 'leases');
+  const sandboxDirs = (): string[] => readdirSync(scratch).filter((name) => name.startsWith('debug-gym-'));
   afterEach(async () => {
     await Promise.all(drivers.splice(0).map((driver) => driver.kill()));
     await gc({ leaseDir: leaseDir() });
@@ -61,9 +63,6 @@ describe.each(backends)('killing the driver on $name', (backend) => {
     pending.catch(() => undefined); // a SIGKILLed driver never answers: only the SIGTERM attack awaits it
     return { driver, token, pending };
   }
-
-  const leaseDir = (): string => join(scratch, 'leases');
-  const sandboxDirs = (): string[] => readdirSync(scratch).filter((name) => name.startsWith('debug-gym-'));
 
   attack('SIGKILL of serve mid-episode, then gc: no process, dir or container survives; a live driver is untouched', backend.name, async () => {
     scratch = newScratch();
