@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '@debug-gym/core';
 import { benchCommand, type BenchCommandOptions } from './commands/bench.js';
 import { runDemo, type DemoOptions } from './commands/demo.js';
-import { runGc } from './commands/gc.js';
+import { type GcCommandOptions, runGc } from './commands/gc.js';
 import { runInitLlmConfig } from './commands/init-llm-config.js';
 import { replayCommand, type ReplayCommandOptions } from './commands/replay.js';
 import { runCommand, type RunCommandOptions } from './commands/run.js';
@@ -16,7 +16,7 @@ export interface CommandHandlers {
   serve(): Promise<unknown>;
   initLlmConfig(dir: string | undefined, options: { force?: boolean }): Promise<unknown>;
   demo(options: DemoOptions): Promise<unknown>;
-  gc(): Promise<unknown>;
+  gc(options: GcCommandOptions): Promise<unknown>;
 }
 
 const defaultHandlers: CommandHandlers = {
@@ -26,7 +26,7 @@ const defaultHandlers: CommandHandlers = {
   serve: () => runServe(),
   initLlmConfig: runInitLlmConfig,
   demo: runDemo,
-  gc: () => runGc(),
+  gc: (options) => runGc(options),
 };
 
 function positiveInt(value: string): number {
@@ -123,9 +123,10 @@ export function createProgram(handlers: Partial<CommandHandlers> = {}): Command 
 
   program
     .command('gc')
-    .description('Remove Docker containers left behind by crashed debug-gym runs.')
-    .action(async () => {
-      await commands.gc();
+    .description('Reclaim what killed or crashed debug-gym runs left behind: processes, temp dirs, cgroups, Docker containers.')
+    .option('--dry-run', 'list what would be reclaimed, change nothing')
+    .action(async (options: GcCommandOptions) => {
+      await commands.gc(pick(options));
     });
   return program;
 }

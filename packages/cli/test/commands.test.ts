@@ -1,4 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LLM_CONFIG_TEMPLATE } from '@debug-gym/agents';
 import { availableBackends, testPython, testdir } from '@debug-gym/test-utils';
@@ -57,13 +59,36 @@ describe('debug-gym init-llm-config', () => {
 
 describe('debug-gym gc', async () => {
   const docker = (await availableBackends()).some((backend) => backend.name === 'docker');
-  test.skipIf(!docker)('removes no live container and reports how many it removed', async () => {
+
+  test('lists (dry run), then reclaims, what a dead run leased, in a table; live runs are left alone', async () => {
+    const leaseDir = mkdtempSync(join(tmpdir(), 'gc-command-'));
+    const leftover = mkdtempSync(join(tmpdir(), 'debug-gym-'));
+    const dead = Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
+    const lease = { version: 1, id: 'x', backend: 'bubblewrap', owner: { pid: dead, host: hostname() }, groups: [], dirs: [leftover], cgroups: [] };
+    writeFileSync(join(leaseDir, 'x.json'), JSON.stringify(lease));
+    writeFileSync(join(leaseDir, 'live.json'), JSON.stringify({ ...lease, id: 'live', owner: { pid: process.pid, host: hostname() }, dirs: [] }));
     let said = '';
-    const removed = await runGc((text) => (said += text));
-    expect(removed).toBeGreaterThanOrEqual(0);
-    expect(said).toBe(`Removed ${removed} leftover debug-gym container${removed === 1 ? '' : 's'}.\n`);
+    expect(await runGc({ leaseDir, containers: false, dryRun: true }, (text) => (said += text))).toBe(2);
+    expect(said).toMatch(/kind +│ what +│ backend +│ owner pid/);
+    expect(said).toMatch(new RegExp(`│ dir +│ ${leftover} +│ bubblewrap +│ ${dead} +│`));
+    expect(said).toContain(`Would reclaim 2 items left behind by dead debug-gym runs. 1 sandbox of running debug-gym processes left alone.\n`);
+    expect(existsSync(leftover)).toBe(true);
+    said = '';
+    expect(await runGc({ leaseDir, containers: false }, (text) => (said += text))).toBe(2);
+    expect(said).toContain('Reclaimed 2 items');
+    expect(existsSync(leftover)).toBe(false);
+    said = '';
+    expect(await runGc({ leaseDir, containers: false }, (text) => (said += text))).toBe(0);
+    expect(said).toBe('Nothing left behind by dead debug-gym runs. 1 sandbox of running debug-gym processes left alone.\n');
   });
-  if (!docker) console.warn('\n*** SKIPPING the gc test: Docker is unavailable (see the backend warning above)\n');
+
+  test.skipIf(!docker)('with Docker, removes no live container and reports what it reclaimed', async () => {
+    let said = '';
+    const removed = await runGc({ leaseDir: mkdtempSync(join(tmpdir(), 'gc-command-')) }, (text) => (said += text));
+    expect(removed).toBeGreaterThanOrEqual(0);
+    expect(said).toMatch(removed === 0 ? /^Nothing left behind/ : /Reclaimed \d+ items? left behind/);
+  });
+  if (!docker) console.warn('\n*** SKIPPING the Docker gc test: Docker is unavailable (see the backend warning above)\n');
 });
 
 describe('the bin', () => {

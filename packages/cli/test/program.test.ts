@@ -57,7 +57,10 @@ describe('command-line parsing', () => {
     expect(parsed.handlers.demo).toHaveBeenCalledWith({ terminal: 'local', python: '/usr/bin/python3' });
     parsed = parse(['gc']);
     await parsed.run;
-    expect(parsed.handlers.gc).toHaveBeenCalled();
+    expect(parsed.handlers.gc).toHaveBeenCalledWith({});
+    parsed = parse(['gc', '--dry-run']);
+    await parsed.run;
+    expect(parsed.handlers.gc).toHaveBeenCalledWith({ dryRun: true });
   });
 
   test.each([

@@ -1,11 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTrajectory } from '@debug-gym/agents';
 import { testPython, testdir } from '@debug-gym/test-utils';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { ExitError, executeRun, resolveRunConfig, runCommand, type RunResults } from '../src/index.js';
 import { FIX_CALLS, buggyRepo, fakeBenchmark, runConfigFile, task } from './helpers/fixtures.js';
 import { captureIo } from './helpers/io.js';
+
+/** Pids of processes whose environment carries `RUN_TEST=<marker>`. */
+function markedPids(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/environ`).includes(`RUN_TEST=${marker}\0`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 function scriptFile(calls: unknown = FIX_CALLS): string {
   const dir = testdir({ 'script.json': JSON.stringify({ steps: calls }) });
@@ -165,6 +178,35 @@ describe('runs over a benchmark', () => {
     expect(results.tasks).toEqual([expect.objectContaining({ task: 'a', status: 'aborted', steps: 1 })]);
   });
 
+  test('SIGTERM cancels a running 600 s step at once: its command is killed, partial results written, exit code 143', async () => {
+    const repo = buggyRepo();
+    const benchmark = fakeBenchmark([task('a', repo)]);
+    const marker = `run-sigterm-${process.pid}`;
+    const config = resolveRunConfig(
+      {
+        base: {
+          terminal: { type: 'local', python: testPython, env: { RUN_TEST: marker } },
+          tools: ['bash'],
+          output_path: testdir({}),
+          replay: scriptFile([{ name: 'bash', arguments: { command: 'sleep 600', timeout: 3600 } }]),
+          run_id: 'sigterm',
+          max_steps: 5,
+        },
+      },
+      { agent: 'debug_agent' },
+    );
+    const capture = captureIo();
+    const before = process.listenerCount('SIGTERM');
+    const run = executeRun({ config, benchmark, io: capture.io });
+    run.catch(() => undefined);
+    await vi.waitFor(() => expect(markedPids(marker)).not.toEqual([]), { timeout: 30_000 });
+    process.emit('SIGTERM', 'SIGTERM');
+    await expect(run).rejects.toSatisfy((error: unknown) => ExitError.isInstance(error) && error.exitCode === 143);
+    expect(markedPids(marker)).toEqual([]);
+    expect(capture.stderr()).toContain('Stopping (SIGTERM)');
+    expect(process.listenerCount('SIGTERM')).toBe(before);
+  });
+
   test('Ctrl-C (SIGINT) is handled while a run goes and released after it', async () => {
     const repo = buggyRepo();
     const benchmark = fakeBenchmark([task('a', repo), task('b', repo)]);
@@ -182,7 +224,7 @@ describe('runs over a benchmark', () => {
       { agent: 'debug_agent' },
     );
     await expect(executeRun({ config, benchmark, io: capture.io, verbose: 1 })).rejects.toThrow(/Stopped: partial results written/);
-    expect(capture.stderr()).toContain('Stopping: closing the sandboxes and writing partial results');
+    expect(capture.stderr()).toContain('Stopping (SIGINT): cancelling running steps, closing the sandboxes and writing partial results');
     expect(process.listenerCount('SIGINT')).toBe(before);
   });
 });

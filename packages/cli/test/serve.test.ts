@@ -1,10 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { testPython, testdir } from '@debug-gym/test-utils';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createDispatcher, createEnvServer, RPC_ERRORS, RpcError, runServe } from '../src/index.js';
 import { buggyRepo } from './helpers/fixtures.js';
 import { binPath, repoRoot } from './helpers/cli.js';
@@ -47,6 +48,19 @@ class ServeProcess {
     this.child.stdin.end();
     return new Promise((resolve) => this.child.on('close', resolve));
   }
+}
+
+/** Pids of processes whose environment carries `SERVE_TEST=<marker>`. */
+async function marked(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    try {
+      if (readFileSync(`/proc/${name}/environ`).includes(`SERVE_TEST=${marker}\0`)) pids.push(Number(name));
+    } catch {
+      // not a process, or gone
+    }
+  }
+  return pids;
 }
 
 let server: ServeProcess | undefined;
@@ -159,6 +173,33 @@ describe('the serve protocol in process', () => {
     expect(replies.map((reply) => reply.id)).toEqual([1, 2, 3]);
     expect(replies[1]?.result.stepCount).toBe(0);
     expect(replies[2]?.result.stepObservation.observation).toContain('return a - b');
+  });
+
+  test('SIGTERM cancels the running step (a JSON-RPC error), kills its command, answers later requests with errors, and ends with exit code 143', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const replies: Array<Record<string, unknown>> = [];
+    createInterface({ input: output }).on('line', (line) => replies.push(JSON.parse(line) as Record<string, unknown>));
+    const signals = new EventEmitter();
+    const serving = runServe({ input, output, cwd: testdir({}), signals });
+    const marker = `serve-shutdown-${process.pid}`;
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'reset', params: { path: buggyRepo(), terminal: { ...local, env: { SERVE_TEST: marker } }, tools: ['bash'] } })}\n`);
+    await vi.waitFor(() => expect(replies).toHaveLength(1));
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'step', params: { name: 'bash', arguments: { command: 'sleep 600', timeout: 3600 } } })}\n`);
+    await vi.waitFor(async () => expect(await marked(marker)).not.toEqual([]));
+    signals.emit('SIGTERM', 'SIGTERM');
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'reset', params: {} })}\n`);
+    await expect(serving).rejects.toMatchObject({ exitCode: 143, message: expect.stringContaining('stopped by SIGTERM') });
+    expect(replies[1]).toMatchObject({ id: 2, error: { code: RPC_ERRORS.serverError, message: expect.stringContaining('shutting down (SIGTERM)'), data: { code: 'DG_SERVE_SHUTTING_DOWN' } } });
+    expect(await marked(marker)).toEqual([]);
+  });
+
+  test('shutdown closes the env and refuses every later request', async () => {
+    const server = createEnvServer();
+    await server.methods.reset?.({ path: buggyRepo(), terminal: local, tools: ['view'] });
+    await server.shutdown('SIGINT');
+    await expect(server.methods.step?.({ name: 'view', arguments: { path: 'app.py' } })).rejects.toMatchObject({ code: 'DG_SERVE_SHUTTING_DOWN' });
+    await expect(server.methods.reset?.({ path: buggyRepo() })).rejects.toMatchObject({ code: 'DG_SERVE_SHUTTING_DOWN' });
   });
 
   test('a reset with other options builds a new env with them', async () => {

@@ -62,6 +62,7 @@ export class BubblewrapTerminal extends HostTerminal {
   protected async prepare(workdir: string): Promise<HostFiles> {
     const status = await requireBubblewrap(this.bwrapPath);
     const scratch = await realpath(await mkdtemp(join(tmpdir(), 'debug-gym-tmp-')));
+    this.lease?.addDir(scratch);
     this.sandbox = { scratch, layout: { args: [], mounts: [], symlinks: new Map() }, owner: undefined, setpriv: status.setpriv };
     await chmod(scratch, 0o1777);
     const uid = this.bwrapOptions.uid ?? randomUid();

@@ -118,16 +118,20 @@ export function ownerAlive(labels: Record<string, string>): boolean {
 
 /**
  * Remove every container labelled `app=debug-gym` whose owning process is gone (crashed, SIGKILLed)
- * on this host. Returns how many containers were removed. The CLI's `debug-gym gc` calls it.
+ * on this host. Returns how many containers were removed (`dryRun`: would be); `onRemoved` hears each.
+ * `gc()` calls it.
  */
-export async function gcContainers(options: { docker?: DockerConnection } = {}): Promise<number> {
+export async function gcContainers(
+  options: { docker?: DockerConnection; dryRun?: boolean; onRemoved?: (id: string) => void } = {},
+): Promise<number> {
   const docker = connectDocker(options.docker);
   const containers = await docker.listContainers({ all: true, filters: { label: [`${LABEL_APP}=${LABEL_APP_VALUE}`] } });
   let removed = 0;
   for (const info of containers) {
     if (ownerAlive(info.Labels ?? {})) continue;
     try {
-      await docker.getContainer(info.Id).remove({ force: true, v: true });
+      if (!options.dryRun) await docker.getContainer(info.Id).remove({ force: true, v: true });
+      options.onRemoved?.(info.Id);
       removed += 1;
     } catch (error) {
       if (!isGoneError(error)) throw error;

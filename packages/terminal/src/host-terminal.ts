@@ -14,8 +14,10 @@ import type {
   TerminalSession,
 } from '@debug-gym/core';
 import { NotADirectoryError, PathNotFoundError, TerminalNotStartedError } from '@debug-gym/core';
+import { sweepStaleLeases } from './gc.js';
 import type { HostFiles } from './host-files.js';
 import { killGroup } from './kill-group.js';
+import { Lease } from './leases.js';
 import { PtySession } from './pty-session.js';
 import { type ProcessSpec, runProcess } from './run-process.js';
 import { sandboxEnv } from './sandbox-env.js';
@@ -49,6 +51,8 @@ export abstract class HostTerminal implements Terminal {
   private current: Started | undefined;
   private readonly groups = new Set<number>();
   private readonly sessions = new Set<PtySession>();
+  /** What this sandbox holds on the host, for `gc()` after a SIGKILL (set while started). */
+  protected lease: Lease | undefined;
 
   constructor(protected readonly options: TerminalOptions = {}) {
     this.python = options.python ?? process.env.DEBUG_GYM_PYTHON ?? 'python3';
@@ -75,12 +79,18 @@ export abstract class HostTerminal implements Terminal {
 
   async start(): Promise<void> {
     if (this.current) await this.close();
+    await sweepStaleLeases();
+    const lease = Lease.open(this.kind);
+    this.lease = lease;
     const workdir = await realpath(await mkdtemp(join(tmpdir(), 'debug-gym-')));
+    lease.addDir(workdir);
     try {
       this.current = { workdir, files: await this.prepare(workdir) };
     } catch (error) {
       await this.teardown(workdir).catch(() => undefined);
       await rm(workdir, { recursive: true, force: true });
+      lease.release();
+      this.lease = undefined;
       throw error;
     }
   }
@@ -92,8 +102,14 @@ export abstract class HostTerminal implements Terminal {
       timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
       maxOutputBytes: this.maxOutputBytes,
       input: options.input,
-      onStart: (pgid) => this.groups.add(pgid),
-      onEnd: (pgid) => this.groups.delete(pgid),
+      onStart: (pgid) => {
+        this.groups.add(pgid);
+        this.lease?.addGroup(pgid);
+      },
+      onEnd: (pgid) => {
+        this.groups.delete(pgid);
+        this.lease?.removeGroup(pgid);
+      },
     });
   }
 
@@ -104,9 +120,13 @@ export abstract class HostTerminal implements Terminal {
       prompt: options.prompt,
       timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
       maxOutputBytes: this.maxOutputBytes,
-      onClosed: (closed) => this.sessions.delete(closed),
+      onClosed: (closed) => {
+        this.sessions.delete(closed);
+        this.lease?.removeGroup(closed.pid);
+      },
     });
     this.sessions.add(session);
+    this.lease?.addGroup(session.pid);
     return session;
   }
 
@@ -119,6 +139,8 @@ export abstract class HostTerminal implements Terminal {
     this.groups.clear();
     await this.teardown(current.workdir);
     await rm(current.workdir, { recursive: true, force: true, maxRetries: 3 });
+    this.lease?.release();
+    this.lease = undefined;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -4,3 +4,5 @@ export { BubblewrapTerminal, type BubblewrapTerminalOptions } from './bubblewrap
 export { type BubblewrapStatus, bubblewrapAvailable, checkBubblewrap } from './bubblewrap-probe.js';
 export { PtySession } from './pty-session.js';
 export { type CreateTerminalConfig, type TerminalType, TERMINAL_TYPES, createTerminal } from './create-terminal.js';
+export { type GcOptions, type GcReport, type Reclaimed, type ReclaimedKind, gc, sweepStaleLeases } from './gc.js';
+export { Lease, type LeaseRecord, leaseDirectory } from './leases.js';

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import type { TerminalOptions } from '@debug-gym/core';
 import { HostFiles } from './host-files.js';
 import { HostTerminal, type LaunchRequest } from './host-terminal.js';
+import { dieWithParent } from './parent-death.js';
 import { HostPathResolver } from './path-resolver.js';
 import type { ProcessSpec } from './run-process.js';
 import { defaultShell, shellArgv } from './shell-launch.js';
@@ -29,12 +30,13 @@ export class LocalTerminal extends HostTerminal {
 
   protected async prepare(workdir: string): Promise<HostFiles> {
     this.id = randomBytes(8).toString('hex');
+    this.lease?.markProcesses(TERMINAL_ID_VARIABLE, this.id);
     return new HostFiles(new HostPathResolver(workdir));
   }
 
   protected launch(request: LaunchRequest): ProcessSpec {
     const [file, ...args] = shellArgv(this.shell, { cwd: request.cwd, command: request.command, session: request.session });
-    return { file: file as string, args, env: { ...request.env, [TERMINAL_ID_VARIABLE]: this.id }, cwd: request.cwd };
+    return dieWithParent({ file: file as string, args, env: { ...request.env, [TERMINAL_ID_VARIABLE]: this.id }, cwd: request.cwd });
   }
 
   protected home(): string {

@@ -1,4 +1,6 @@
+import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
+import { ExitError } from '../exit-error.js';
 import { createDispatcher } from '../serve/json-rpc.js';
 import { createEnvServer } from '../serve/env-server.js';
 
@@ -6,12 +8,16 @@ export interface ServeOptions {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
   cwd?: string;
+  /** Where SIGINT/SIGTERM/SIGHUP are heard (default: the process; tests pass an emitter). */
+  signals?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 }
 
 /**
  * `debug-gym serve`: JSON-RPC 2.0 over stdio, one message per line. Methods: `reset` (RepoEnv
  * options) → info, `step` ({name, arguments}) → info, `close`. Returns when the input ends (the
- * env is closed first). Only protocol lines go to the output; logs go to stderr.
+ * env is closed first). Only protocol lines go to the output; logs go to stderr. SIGINT, SIGTERM
+ * and SIGHUP cancel the running request (answered with a DG_SERVE_SHUTTING_DOWN error), close the
+ * env and throw ExitError(128 + signal number).
  */
 export async function runServe(options: ServeOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
@@ -20,8 +26,16 @@ export async function runServe(options: ServeOptions = {}): Promise<void> {
   const server = createEnvServer(options.cwd ? { cwd: options.cwd } : {});
   const dispatcher = createDispatcher(server.methods, (error) => server.toRpcError(error));
   const lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
-  const stop = (): void => lines.close();
-  process.on('SIGTERM', stop);
+  let stoppedBy: NodeJS.Signals | undefined;
+  let shutdown: Promise<void> | undefined;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stoppedBy) return;
+    stoppedBy = signal;
+    lines.close();
+    shutdown = server.shutdown(signal);
+  };
+  const signals = options.signals ?? process;
+  for (const signal of STOP_SIGNALS) signals.on(signal, stop);
   try {
     // One request at a time, in order: the env is stateful.
     for await (const line of lines) {
@@ -29,11 +43,16 @@ export async function runServe(options: ServeOptions = {}): Promise<void> {
       if (reply !== null) output.write(`${reply}\n`);
     }
   } finally {
-    process.off('SIGTERM', stop);
+    await shutdown?.catch(() => undefined);
     await server.close().catch(() => undefined);
+    for (const signal of STOP_SIGNALS) signals.off(signal, stop);
     restoreConsole();
   }
+  if (stoppedBy) throw new ExitError(128 + constants.signals[stoppedBy], `debug-gym serve: stopped by ${stoppedBy}; running commands were killed and the environment closed.`);
 }
+
+/** Each ends the server at once: the running request is cancelled and answered with an error. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** console.log from any library would corrupt the protocol: send it to stderr while serving. */
 function guardStdout(): () => void {

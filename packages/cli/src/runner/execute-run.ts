@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { redactSecrets, type TrajectoryStep } from '@debug-gym/agents';
 import type { BenchmarkDataset, BenchmarkTask, BenchmarkV1, EnvInfo } from '@debug-gym/core';
@@ -94,18 +95,21 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
   const controller = new AbortController();
   const stopRun = (): void => controller.abort(new Error('stopped'));
   options.signal?.addEventListener('abort', stopRun, { once: true });
-  // A second Ctrl-C quits at once: the default action, re-raised without our handlers.
-  const onSecondSigint = (): void => {
-    process.off('SIGINT', onSecondSigint);
-    process.kill(process.pid, 'SIGINT');
+  // SIGINT, SIGTERM, SIGHUP: running steps are cancelled (their env closed) and partial results
+  // written. The same signal again quits at once: the default action, re-raised without our handlers.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSecondSignal = (signal: NodeJS.Signals): void => {
+    for (const name of STOP_SIGNALS) process.off(name, onSecondSignal);
+    process.kill(process.pid, signal);
   };
-  const onSigint = (): void => {
-    warn('\nStopping: closing the sandboxes and writing partial results (Ctrl-C again to quit at once)...');
-    process.off('SIGINT', onSigint);
-    process.on('SIGINT', onSecondSigint);
+  const onSignal = (signal: NodeJS.Signals): void => {
+    warn(`\nStopping (${signal}): cancelling running steps, closing the sandboxes and writing partial results (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit at once)...`);
+    stoppedBy = signal;
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
+    for (const name of STOP_SIGNALS) process.on(name, onSecondSignal);
     stopRun();
   };
-  if (options.handleSigint !== false && !agent.interactive) process.on('SIGINT', onSigint);
+  if (options.handleSigint !== false && !agent.interactive) for (const name of STOP_SIGNALS) process.on(name, onSignal);
   const reporter = createReporter({ stream: io.stdout, bar: Boolean(io.stdout.isTTY) && !interactive && !options.verbose });
   const pauser = options.debug && !agent.interactive ? createPauser({ input: io.stdin, output: io.stdout }) : undefined;
   const onStep = async (step: TrajectoryStep, info: EnvInfo, task: string): Promise<void> => {
@@ -139,8 +143,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
       runTask: (task, signal) => runEpisode(setup, task, { signal, onStep: (step, info) => onStep(step, info, task.id), knownSecrets: agent.secrets }),
     });
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGINT', onSecondSigint);
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
+    for (const name of STOP_SIGNALS) process.off(name, onSecondSignal);
     options.signal?.removeEventListener('abort', stopRun);
     pauser?.close();
     await agent.close();
@@ -176,6 +180,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
   say(totalsText(results));
   say(`Results: ${path}\nTrajectories: ${outDir}/<task>/trajectory.json, one line per episode in ${outDir}/summary.jsonl`);
   if (outcome.fatal) throw new ExitError(1, `Stopped: the first episodes all failed the same way, so every one would:\n  ${outcome.fatal}\nFix it and run the same command again (finished tasks are kept). Partial results: ${path}`);
-  if (outcome.aborted) throw new ExitError(130, `Stopped: partial results written to ${path}. Run the same command again to resume.`);
+  if (outcome.aborted) throw new ExitError(stoppedBy ? 128 + constants.signals[stoppedBy] : 130, `Stopped: partial results written to ${path}. Run the same command again to resume.`);
   return results;
 }
+
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

@@ -52,9 +52,13 @@ export async function runEpisode(setup: EpisodeSetup, task: BenchmarkTask, optio
     ...(task.needsNetwork ? { needsNetwork: true } : {}),
     ...(task.flaky ? { flaky: true } : {}),
   };
+  // Stopping the run cancels the running step at once: closing the env kills its commands.
+  const cancel = (): void => void env.close().catch(() => undefined);
+  options.signal?.addEventListener('abort', cancel, { once: true });
   try {
     return await agent.run(env, task, { ...options, task: task.id, taskDetails, config: setup.storedConfig });
   } finally {
+    options.signal?.removeEventListener('abort', cancel);
     await env.close().catch(() => undefined);
   }
 }

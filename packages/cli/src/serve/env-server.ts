@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { BUNDLED_TOOLS } from '../bundled-tools.js';
 import { formatIssues } from '../config/closest-key.js';
 import { RPC_ERRORS, RpcError, type RpcErrorObject, type RpcMethod } from './json-rpc.js';
+import { ShuttingDownError } from './shutting-down-error.js';
 
 const stringList = z.array(z.string());
 const count = z.number().int().min(1);
@@ -68,7 +69,15 @@ export interface EnvServer {
   /** Turns a method's failure into a JSON-RPC error object. */
   toRpcError(error: unknown): RpcErrorObject;
   close(): Promise<void>;
+  /**
+   * Stop for good (a termination signal): the running request fails at once with
+   * ShuttingDownError, later ones too, and the env is closed, which kills its running commands.
+   */
+  shutdown(signal: string): Promise<void>;
 }
+
+/** How long shutdown waits for a cancelled `reset` to hand over the env it was building. */
+const SETTLE_MS = 1000;
 
 function invalidParams(method: string, issues: string[]): RpcError {
   return new RpcError(RPC_ERRORS.invalidParams, `Invalid params for '${method}': ${issues.join(' ')}`, { issues });
@@ -78,6 +87,8 @@ function invalidParams(method: string, issues: string[]): RpcError {
 export function createEnvServer(options: { cwd?: string } = {}): EnvServer {
   let env: RepoEnv | undefined;
   let current: ResetParams | undefined;
+  let stopping: ShuttingDownError | undefined;
+  let running: { settled: Promise<unknown>; cancel: (error: Error) => void } | undefined;
   const closeEnv = async (): Promise<void> => {
     const closing = env;
     env = undefined;
@@ -106,7 +117,10 @@ export function createEnvServer(options: { cwd?: string } = {}): EnvServer {
         env = await build(params);
         current = params;
       }
-      return env.reset();
+      const info = await env.reset();
+      // Shutdown closed the env while it was starting: the start may have finished after the close.
+      if (stopping) await closeEnv();
+      return info;
     },
     async step(raw): Promise<EnvInfo> {
       const checked = stepParamsSchema.safeParse(raw);
@@ -120,8 +134,33 @@ export function createEnvServer(options: { cwd?: string } = {}): EnvServer {
       return null;
     },
   };
+  /** Each method, cancelled by shutdown: it rejects at once, whatever it is waiting for. */
+  const cancellable = Object.fromEntries(
+    Object.entries(methods).map(([name, method]) => [
+      name,
+      (params: unknown): Promise<unknown> => {
+        if (stopping) return Promise.reject(stopping);
+        const settled = method(params);
+        return new Promise((resolve, reject) => {
+          running = { settled, cancel: reject };
+          settled.then(resolve, reject).finally(() => (running = undefined));
+        });
+      },
+    ]),
+  ) as Record<string, RpcMethod>;
   return {
-    methods,
+    methods: cancellable,
+    async shutdown(signal) {
+      stopping ??= new ShuttingDownError(signal);
+      const inFlight = running;
+      inFlight?.cancel(stopping);
+      await closeEnv();
+      if (!inFlight) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([inFlight.settled.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))]);
+      clearTimeout(timer);
+      await closeEnv();
+    },
     toRpcError(error) {
       if (EnvNotReadyError.isInstance(error)) return { code: RPC_ERRORS.notReady, message: `${error.message}: call \`reset\` first.`, data: { name: error.name, code: error.code } };
       if (DebugGymError.isInstance(error)) return { code: RPC_ERRORS.serverError, message: error.message, data: { name: error.name, code: error.code } };
