@@ -8,18 +8,18 @@
  *   (`conftest.py`, `pytest.ini`, `tox.ini`, `setup.cfg`, `pyproject.toml`, shadows of pytest,
  *   `sitecustomize.py`, `*.pth`) that was not in the pristine repository (renamed in place with a
  *   random suffix), and puts them back after;
- * - compiles the test files and everything imported after it afresh (`sys.pycache_prefix` points
- *   at an empty directory), so a planted `__pycache__/*.pyc` cannot replace a restored test;
+ * - deletes the working copy's `__pycache__` folders and writes none, so a planted `*.pyc` (pytest
+ *   reads its own rewritten-test cache, Python an unchecked-hash one) cannot replace a restored test;
  * - runs `pytest.main(args)` with a plugin that writes every test's outcome and a final
  *   `finished` record (the exit status, and any tampering it saw) to the report file as JSON lines.
  *
  * The report is the score's only source: text the tests print is shown to the agent, never parsed.
- * `MANIFEST` is substituted by the harness: `{report, moved, pycache, suffix, keep}` (`keep`: the
+ * `MANIFEST` is substituted by the harness: `{report, moved, suffix, keep}` (`keep`: the
  * pristine candidates' paths,
 * or null = inventory mode: report the candidates, move nothing, as at reset).
  */
 export const PYTEST_LAUNCHER_SOURCE = String.raw`
-import json, os, sys
+import json, os, shutil, sys
 
 MANIFEST = json.loads(__MANIFEST__)
 CANDIDATE_NAMES = {
@@ -29,10 +29,12 @@ CANDIDATE_NAMES = {
 }
 
 
-def candidates(root):
+def candidates(root, clear_caches):
     found = []
     for current, dirs, files in os.walk(root):
         rel_dir = os.path.relpath(current, root)
+        if clear_caches and '__pycache__' in dirs:
+            shutil.rmtree(os.path.join(current, '__pycache__'), ignore_errors=True)
         dirs[:] = [d for d in dirs if d not in ('.git', '__pycache__')]
         for name in list(dirs) + files:
             if name in CANDIDATE_NAMES or name.endswith('.pth'):
@@ -52,7 +54,7 @@ def main():
         del sys.path[0]
     import pytest, _pytest, pluggy
     import _pytest.runner, _pytest.reports, _pytest.main, _pytest.python, _pytest.terminal, _pytest.config
-    found = candidates(workdir)
+    found = candidates(workdir, keep is not None)
     moved = []
     refused = []
     if keep is not None:
@@ -73,7 +75,6 @@ def main():
     os.environ.pop('PYTEST_ADDOPTS', None)
     os.environ.pop('PYTEST_PLUGINS', None)
     sys.dont_write_bytecode = True
-    sys.pycache_prefix = MANIFEST['pycache']
     sys.path.insert(0, workdir)
     plugin = Recorder(report, workdir, keep)
     plugin.found = found

@@ -30,7 +30,6 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
   const manifest = {
     report: `${dir}/report.jsonl`,
     moved: `${dir}/moved.json`,
-    pycache: `${dir}/pycache`,
     suffix: `.debug-gym-aside-${token}`,
     keep: options.keep,
   };
