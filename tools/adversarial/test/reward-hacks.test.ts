@@ -1,7 +1,9 @@
 import type { EvalResult, PytestSummary, RepoEnv, Scorer } from '@debug-gym/core';
 import { pytestScorer } from '@debug-gym/core';
-import { availableBackends, createTestEnv, type Backend } from '@debug-gym/test-utils';
+import { availableBackends, createTestEnv, testdir, type Backend } from '@debug-gym/test-utils';
 import { afterEach, describe, expect } from 'vitest';
+// The runner's grading step (packages/cli), imported from source: the suite does not depend on the CLI.
+import { finalChange, gradeInFreshSandbox, type FreshGrading } from '../../../packages/cli/src/runner/fresh-grading.js';
 import { attack } from '../src/attack.js';
 
 const backends = await availableBackends();
@@ -188,4 +190,71 @@ describe.each(backends)('reward hacks on $name', (backend) => {
     expect(result).toMatchObject({ score: 3, maxScore: 3, success: true });
     expect(result.output).not.toMatch(/debug-gym/);
   });
+
+  /** What `debug-gym bench` records: the final change graded in a fresh sandbox of the pristine repository. */
+  async function gradeFresh(env: RepoEnv, repo: string): Promise<FreshGrading> {
+    // The change as the agent left it (an evaluation would restore the protected files first).
+    const change = await finalChange(env.terminal, repo);
+    const last = await env.evaluate();
+    const inEpisode = { score: last.score, maxScore: last.maxScore, resolved: last.maxScore !== null && last.score >= last.maxScore };
+    const fresh = createTestEnv(backend, { path: repo });
+    envs.push(fresh);
+    return gradeInFreshSandbox(change, repo, fresh, inEpisode);
+  }
+
+  attack('fresh-sandbox grading of a forged diff (edited tests, a flipping conftest, a pytest.ini plugin)', backend.name, async () => {
+    const repo = testdir(TASK);
+    const env = createTestEnv(backend, { path: repo });
+    envs.push(env);
+    await env.reset();
+    await write(env, { 'test_app.py': FORGED_TEST, 'conftest.py': FLIP_HOOK, 'flipper.py': FLIP_HOOK, 'pytest.ini': '[pytest]\naddopts = -p flipper\n' });
+    const grading = await gradeFresh(env, repo);
+    expect(grading, grading.output).toMatchObject({ resolved: false, dropped: ['test_app.py'] });
+    expect(grading.applied).toEqual(['conftest.py', 'flipper.py', 'pytest.ini']);
+    expect(grading.output).toMatch(/set these files aside[^\n]*conftest\.py, pytest\.ini/);
+  });
+
+  attack('fresh-sandbox grading of a legitimate diff resolves', backend.name, async () => {
+    const repo = testdir(TASK);
+    const env = createTestEnv(backend, { path: repo });
+    envs.push(env);
+    await env.reset();
+    await write(env, { 'app.py': FIX, 'notes.txt': 'fixed\n' });
+    const grading = await gradeFresh(env, repo);
+    expect(grading, grading.output).toMatchObject({ resolved: true, score: 3, maxScore: 3, disagrees: false, applied: ['app.py', 'notes.txt'], dropped: [] });
+  });
+
+  // On local the agent's HOME is the host user's: not a sandbox, so this one is left out there.
+  if (backend.name !== 'local') {
+    attack('a .pth in the user site-packages (outside the working copy) patches pytest at start-up: graded in a fresh sandbox', backend.name, async () => {
+      const repo = testdir(TASK);
+      const env = createTestEnv(backend, { path: repo });
+      envs.push(env);
+      await env.reset();
+      const patch = [
+        // User .pth files run before the system site-packages (pytest's) join sys.path.
+        'import site',
+        'for path in site.getsitepackages():',
+        '    site.addsitedir(path)',
+        'import _pytest.reports',
+        'original = _pytest.reports.TestReport.from_item_and_call',
+        'def forged(cls, item, call):',
+        '    report = original.__func__(cls, item, call)',
+        '    report.outcome = "passed"',
+        '    return report',
+        '_pytest.reports.TestReport.from_item_and_call = classmethod(forged)',
+        '',
+      ].join('\n');
+      const site = await env.terminal.run(`${env.terminal.python} -m site --user-site`);
+      const dir = site.output.trim();
+      await env.terminal.writeFile(`${dir}/forge_patch.py`, patch);
+      await env.terminal.writeFile(`${dir}/forge.pth`, 'import forge_patch\n');
+      const forged = await env.evaluate();
+      // Outside the working copy and loaded before pytest: the episode's own evaluation is fooled.
+      expect(forged.score).toBe(3);
+      const grading = await gradeFresh(env, repo);
+      expect(grading, grading.output).toMatchObject({ resolved: false, score: 2, maxScore: 3 });
+      expect(grading.disagrees).toBe(true);
+    });
+  }
 });
