@@ -17,6 +17,8 @@ function report(lines: object[]): PytestReport {
   return parsePytestReport(lines.map((line) => JSON.stringify(line)).join('\n'));
 }
 
+const FLIP = '@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n';
+
 const FINISHED = { type: 'finished', exitstatus: 0, candidates: [], setAside: [], rootdir: '.', tampered: [] };
 
 describe('pytestArguments', () => {
@@ -156,6 +158,27 @@ describe('guarded scoring on the local backend', () => {
     const result = await env.evaluate();
     expect(result).toMatchObject({ score: 1, maxScore: 1, success: true });
     expect(result.output).toMatch(/restored these protected files[^\n]*tests\/check_app\.py/);
+  });
+
+  it("allows the pristine repository's own plugin modules, and restores them like conftest.py", async () => {
+    const files = {
+      'app.py': 'def f():\n    return 2\n',
+      'conftest.py': 'pytest_plugins = ["helpers.fixtures"]\n',
+      'helpers/__init__.py': '',
+      'helpers/fixtures.py': 'import pytest\n\n@pytest.fixture\ndef one():\n    return 1\n',
+      'test_app.py': 'from app import f\n\ndef test_f(one):\n    assert f() == one\n',
+    };
+    const env = createTestEnv(local, { files });
+    envs.push(env);
+    expect(await env.reset()).toMatchObject({ score: 0, maxScore: 1 });
+    await env.terminal.writeFile('helpers/fixtures.py', `${files['helpers/fixtures.py']}\n${FLIP}`);
+    const forged = await env.evaluate();
+    expect(forged).toMatchObject({ score: 0, maxScore: 1, success: false });
+    expect(forged.output).toMatch(/restored these protected files[^\n]*helpers\/fixtures\.py/);
+    await env.terminal.writeFile('app.py', 'def f():\n    return 1\n');
+    const fixed = await env.evaluate();
+    expect(fixed, fixed.output).toMatchObject({ score: 1, maxScore: 1, success: true });
+    expect(fixed.output).not.toMatch(/debug-gym/);
   });
 
   it('puts set-aside files back even when the run times out', async () => {

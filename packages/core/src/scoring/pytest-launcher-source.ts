@@ -112,6 +112,11 @@ class Recorder:
         self.workdir = os.path.realpath(workdir)
         self.keep = set(keep or [])
         self.inventory = keep is None
+        # Plugins from the working copy the pristine run loaded (a pytest_plugins module, -p in
+        # the pristine ini): None on that run, which records them instead of refusing them.
+        allowed = MANIFEST.get('plugins')
+        self.allowed_plugins = None if allowed is None else set((entry[0], entry[1]) for entry in allowed)
+        self.workdir_plugins = set()
         self.tampered = []
         self.outcomes = {}
         self.collect_errors = []
@@ -171,7 +176,12 @@ class Recorder:
         real = os.path.realpath(path)
         if real == self.workdir or real.startswith(self.workdir + os.sep):
             rel = os.path.relpath(real, self.workdir).replace(os.sep, '/')
-            if os.path.basename(rel) != 'conftest.py' or (not self.inventory and rel not in self.keep):
+            if os.path.basename(rel) == 'conftest.py' and (self.inventory or rel in self.keep):
+                return
+            name = self.config.pluginmanager.get_name(plugin) or ''
+            if self.allowed_plugins is None:
+                self.workdir_plugins.add((name, rel))
+            elif (name, rel) not in self.allowed_plugins:
                 self.tampered.append('a pytest plugin from the working copy (%s) was registered' % rel)
 
     def pytest_collectreport(self, report):
@@ -216,6 +226,7 @@ class Recorder:
         lines += [{'type': 'collect_error', 'id': nodeid} for nodeid in self.collect_errors]
         lines.append({
             'type': 'finished', 'exitstatus': exitstatus, 'candidates': self.found, 'setAside': self.moved,
+            'plugins': sorted(self.workdir_plugins),
             'rootdir': os.path.relpath(os.path.realpath(str(self.config.rootpath)), self.workdir).replace(os.sep, '/'),
             'tampered': sorted(set(self.tampered)),
         })

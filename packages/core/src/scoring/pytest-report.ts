@@ -13,6 +13,8 @@ export interface PytestReport {
     candidates: string[];
     /** Those the run moved aside because the pristine repository did not have them. */
     setAside: string[];
+    /** Plugins loaded from the working copy, as [name, relative path] (recorded on the pristine run only). */
+    plugins: Array<[string, string]>;
     /** pytest's rootdir relative to the working copy (`.` normally): node ids are relative to it. */
     rootdir: string;
     /** Tampering the plugin detected; any entry scores the run 0. */
@@ -44,6 +46,9 @@ export function parsePytestReport(text: string): PytestReport {
         candidates: strings(record.candidates),
         setAside: strings(record.setAside),
         rootdir: typeof record.rootdir === 'string' ? record.rootdir : '.',
+        plugins: Array.isArray(record.plugins)
+          ? record.plugins.filter((item): item is [string, string] => Array.isArray(item) && item.length === 2 && item.every((part) => typeof part === 'string'))
+          : [],
         tampered: strings(record.tampered),
       };
     }

@@ -11,6 +11,8 @@ import type { ExpectedTests, StructuredPytestRun } from './score-pytest-report.j
 export class PytestScoringGuard {
   private inventory: PristineInventory = { candidates: [], files: new Map() };
   private expected: ExpectedTests | null = null;
+  /** Null until the pristine run has said which plugins load from the working copy. */
+  private plugins: Array<[string, string]> | null = null;
 
   constructor(
     private readonly hostDir: string,
@@ -21,6 +23,7 @@ export class PytestScoringGuard {
   reset(isReadonly: (relative: string) => boolean): void {
     this.inventory = readPristineInventory(this.hostDir, isReadonly);
     this.expected = null;
+    this.plugins = null;
   }
 
   /**
@@ -29,9 +32,13 @@ export class PytestScoringGuard {
    */
   async run(terminal: Terminal, timeoutMs: number, pristine: boolean): Promise<{ run: RunResult; structured: StructuredPytestRun }> {
     const restored = await restorePristineFiles(terminal, this.inventory.files);
-    const { run, report } = await runPytestScoring(terminal, { args: this.args, keep: this.inventory.candidates, timeoutMs });
+    const plugins = pristine ? null : (this.plugins ?? []);
+    const { run, report } = await runPytestScoring(terminal, { args: this.args, keep: this.inventory.candidates, plugins, timeoutMs });
     if (pristine && report?.finished && report.finished.tampered.length === 0 && !run.timedOut) {
       this.expected = { ids: [...report.tests.keys()], modules: [...report.collectErrors] };
+      // The pristine repository's own plugin modules are allowed, and restored like conftest.py.
+      this.plugins = report.finished.plugins;
+      for (const [, path] of this.plugins) addPristineFile(this.inventory, this.hostDir, path);
       const root = report.finished.rootdir === '.' ? '' : `${report.finished.rootdir}/`;
       for (const id of [...this.expected.ids, ...this.expected.modules]) {
         const file = id.split('::')[0];

@@ -10,6 +10,11 @@ export interface PytestScoringRunOptions {
   args: string;
   /** Configuration / plugin files the pristine repository has (kept in place; any other is set aside). */
   keep: readonly string[];
+  /**
+   * Plugins from the working copy the pristine run loaded ([name, path]); any other is tampering.
+   * Null on the pristine run itself, which records them.
+   */
+  plugins: ReadonlyArray<readonly [string, string]> | null;
   timeoutMs: number;
 }
 
@@ -32,6 +37,7 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
     moved: `${dir}/moved.json`,
     suffix: `.debug-gym-aside-${token}`,
     keep: options.keep,
+    plugins: options.plugins,
   };
   const source = PYTEST_LAUNCHER_SOURCE.replace('__MANIFEST__', () => JSON.stringify(JSON.stringify(manifest)));
   await terminal.writeFile(`${dir}/launch.py`, source);
