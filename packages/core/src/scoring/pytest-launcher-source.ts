@@ -72,8 +72,6 @@ def main():
         with open(MANIFEST['moved'], 'w', encoding='utf-8') as sidecar:
             json.dump([[os.path.join(workdir, rel), target] for rel, target in moved], sidecar)
     report = open(report_path, 'x', encoding='utf-8')
-    os.environ.pop('PYTEST_ADDOPTS', None)
-    os.environ.pop('PYTEST_PLUGINS', None)
     sys.dont_write_bytecode = True
     sys.path.insert(0, workdir)
     plugin = Recorder(report, workdir, keep)
