@@ -290,6 +290,22 @@ export class RepoEnv implements AsyncDisposable {
     return observations;
   }
 
+  /** One test run: through the scoring guard for a pytest entrypoint, else the procedure or the plain entrypoint. */
+  private async runEvaluation(): Promise<RawRun> {
+    const timeoutMs = this.settings.runTimeoutMs;
+    const { entrypoint } = this.settings;
+    const pristine = this.pristineEval;
+    this.pristineEval = false;
+    if (this.scoringGuard) {
+      const { run, structured } = await this.scoringGuard.run(this.terminal, timeoutMs, pristine);
+      return { ...run, timeoutMs, structured };
+    }
+    const run = this.options.evaluation
+      ? await this.options.evaluation({ terminal: this.terminal, entrypoint, timeoutMs })
+      : await this.terminal.run(entrypoint, { timeoutMs });
+    return { ...run, timeoutMs };
+  }
+
   private async closeTools(): Promise<void> {
     await Promise.all((this.registry?.all ?? []).map((tool) => tool.instance.close?.().catch(() => undefined)));
   }
@@ -302,23 +318,9 @@ export class RepoEnv implements AsyncDisposable {
       settings: this.settings,
       state: this.state,
       evaluate: async (source) => {
-        const timeoutMs = this.settings.runTimeoutMs;
-        const { entrypoint } = this.settings;
-        const pristine = this.pristineEval;
-        this.pristineEval = false;
-        let raw: RawRun;
-        if (this.scoringGuard) {
-          const { run, structured } = await this.scoringGuard.run(this.terminal, timeoutMs, pristine);
-          raw = { ...run, timeoutMs, structured };
-        } else {
-          const run = this.options.evaluation
-            ? await this.options.evaluation({ terminal: this.terminal, entrypoint, timeoutMs })
-            : await this.terminal.run(entrypoint, { timeoutMs });
-          raw = { ...run, timeoutMs };
-        }
-        const run = raw;
+        const run = await this.runEvaluation();
         const scorer = this.options.scorer ?? pytestScorer;
-        const scored = scorer(raw);
+        const scored = scorer(run);
         const result: EvalResult = { ...scored, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs };
         this.state.lastEval = result;
         this.state.score = result.score;
