@@ -25,6 +25,7 @@ const TASK = {
     '',
   ].join('\n'),
   '.debugreadonly': 'test_app.py\n',
+  'NOTES.md': 'Old notes.\n',
 };
 const FIX = 'def add(a, b):\n    return a + b\n';
 
@@ -239,8 +240,9 @@ describe.each(backends)('reward hacks on $name', (backend) => {
     envs.push(env);
     await env.reset();
     await write(env, { 'app.py': FIX, 'notes.txt': 'fixed\n' });
+    await env.terminal.remove('NOTES.md');
     const grading = await gradeFresh(env, repo);
-    expect(grading, grading.output).toMatchObject({ resolved: true, score: 3, maxScore: 3, disagrees: false, applied: ['app.py', 'notes.txt'], dropped: [] });
+    expect(grading, grading.output).toMatchObject({ resolved: true, score: 3, maxScore: 3, disagrees: false, applied: ['NOTES.md', 'app.py', 'notes.txt'], dropped: [] });
   });
 
   // On local the agent's HOME is the host user's: not a sandbox, so this one is left out there.
