@@ -127,6 +127,19 @@ describe('runs over a benchmark', () => {
     expect(capture.stdout()).toContain('1 task needs the network (online), not counted as failure');
   });
 
+  test("each benchmark episode is graded again in a fresh sandbox; the episode's own score is kept next to it", async () => {
+    const repo = buggyRepo();
+    const calls = [{ name: 'rewrite', arguments: { path: 'notes.txt', new_code: 'fixed' } }, ...FIX_CALLS];
+    const benchmark = fakeBenchmark([task('a', repo)], { solutions: { a: calls as never } });
+    const results = await executeRun({ config: benchConfig(), benchmark, io: captureIo().io, handleSigint: false });
+    expect(results.tasks[0]).toMatchObject({ status: 'resolved', score: 2, maxScore: 2, grading: { inEpisodeScore: 2, inEpisodeResolved: true, disagrees: false } });
+    const trajectory = await readTrajectory(results.tasks[0]?.trajectory as string);
+    expect(trajectory.result).toMatchObject({ status: 'resolved', grading: { resolved: true, applied: ['app.py', 'notes.txt'], dropped: [] } });
+    const ungraded = await executeRun({ config: benchConfig({ run_id: 'again' }), benchmark, io: captureIo().io, handleSigint: false, freshGrading: false });
+    expect(ungraded.tasks[0]).toMatchObject({ status: 'resolved' });
+    expect(ungraded.tasks[0]?.grading).toBeUndefined();
+  });
+
   test('a partial dataset and a --tasks subset are reported as such, never as the benchmark score', async () => {
     const repo = buggyRepo();
     const benchmark = fakeBenchmark([task('a', repo), task('b', repo)], {

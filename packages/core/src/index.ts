@@ -3,6 +3,7 @@ export * from './env/index.js';
 export * from './errors/index.js';
 export * from './plugin/index.js';
 export * from './pytest/index.js';
+export * from './scoring/index.js';
 export * from './terminal/index.js';
 export * from './text/index.js';
 export * from './workspace/index.js';

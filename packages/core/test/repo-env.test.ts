@@ -187,12 +187,13 @@ describe('RepoEnv.step', () => {
   it('scores after an evaluation and terminates when resolved (1.0 rule)', async () => {
     const fixer = plugin('fix', {
       run: async (_args, context) => {
-        await context.workspace.writeText('test_fail.py', 'def test_fail():\n    assert True\n');
+        await context.workspace.writeText('app.py', 'def add(a, b):\n    return a + b\n');
         const result = await context.evaluate('fix');
         return result.output;
       },
     });
-    const env = await started([fixer]);
+    const files = { 'test_pass.py': FAILING_REPO['test_pass.py'], 'app.py': FAILING_REPO['app.py'], 'test_add.py': 'from app import add\n\ndef test_add():\n    assert add(1, 2) == 3\n' };
+    const env = await started([fixer], { files });
     const info = await env.step({ name: 'fix' });
     expect(info).toMatchObject({ score: 2, maxScore: 2, resolved: true, terminated: true, terminationReason: 'resolved' });
     expect(info.lastEval?.success).toBe(true);

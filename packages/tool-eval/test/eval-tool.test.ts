@@ -5,8 +5,9 @@ import evalTool, { createEval } from '../src/index.js';
 
 const backends = await availableBackends();
 
-const FAILING = { 'test_1.py': 'def test_1():\n    assert False\n' };
-const FIXED = 'def test_1():\n    assert True\n';
+// The test files are restored before every run (the agent cannot edit a test into passing): fixes go to app.py.
+const FAILING = { 'app.py': 'def ok():\n    return False\n', 'test_1.py': 'from app import ok\n\ndef test_1():\n    assert ok()\n' };
+const FIXED = 'def ok():\n    return True\n';
 
 /** A minimal editing tool: writes the file and announces the rewrite, like the rewrite tool does. */
 const touchTool = defineToolPlugin({
@@ -43,7 +44,7 @@ describe.each(backends)('eval on $name', (backend) => {
     expect(failing.score).toBe(0);
     expect(failing.maxScore).toBe(1);
 
-    await e.workspace.writeText('test_1.py', FIXED);
+    await e.workspace.writeText('app.py', FIXED);
     const fixed = await e.step({ name: 'eval', arguments: {} });
     expect(fixed.stepObservation.observation).toContain('1 passed');
     expect(fixed.score).toBe(1);
@@ -72,7 +73,7 @@ describe.each(backends)('eval on $name', (backend) => {
 
   it('stops a test run that never ends at runTimeout, scores 0, and evaluates again after a fix', async () => {
     const e = env({
-      files: { 'test_1.py': 'def test_1():\n    while True:\n        pass\n' },
+      files: { 'app.py': 'def ok():\n    while True:\n        pass\n', 'test_1.py': 'from app import ok\n\ndef test_1():\n    ok()\n' },
       tools: [evalTool, touchTool],
       // Long enough for a normal pytest run on a loaded 2-core machine, short enough to wait out.
       runTimeout: 5,
@@ -84,7 +85,7 @@ describe.each(backends)('eval on $name', (backend) => {
     expect(stuck.score).toBe(0);
     expect(stuck.lastEval?.timedOut).toBe(true);
 
-    await e.step({ name: 'touch', arguments: { path: 'test_1.py', text: FIXED } });
+    await e.step({ name: 'touch', arguments: { path: 'app.py', text: FIXED } });
     const fixed = await e.step({ name: 'eval', arguments: {} });
     expect(fixed.stepObservation.observation).toContain('1 passed');
     expect(fixed.score).toBe(1);
@@ -104,7 +105,7 @@ describe.each(backends)('eval on $name', (backend) => {
     const e = env({ files: FAILING, tools: [evalTool, touchTool] });
     const reset = await e.reset();
     const before = reset.lastEval;
-    const info = await e.step({ name: 'touch', arguments: { path: 'test_1.py', text: FIXED } });
+    const info = await e.step({ name: 'touch', arguments: { path: 'app.py', text: FIXED } });
     expect(info.lastEval).toBe(before);
     expect(info.allObservations.map((o) => o.source)).toEqual(['touch']);
     expect(info.score).toBe(0);
@@ -113,7 +114,7 @@ describe.each(backends)('eval on $name', (backend) => {
   it('re-runs the tests after every rewrite with runOnRewrite (the 1.0 behaviour)', async () => {
     const e = env({ files: FAILING, tools: [[evalTool, { runOnRewrite: true }], touchTool] });
     await e.reset();
-    const info = await e.step({ name: 'touch', arguments: { path: 'test_1.py', text: FIXED } });
+    const info = await e.step({ name: 'touch', arguments: { path: 'app.py', text: FIXED } });
     expect(info.allObservations.map((o) => o.source)).toEqual(['touch', 'eval']);
     expect(info.allObservations[1]?.observation).toContain('1 passed');
     expect(info.score).toBe(1);

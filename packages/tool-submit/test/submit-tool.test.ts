@@ -4,7 +4,8 @@ import submitTool, { TERMINATED_TEXT, formatAgentMessage } from '../src/index.js
 
 const backends = await availableBackends();
 
-const FAILING = { 'test_1.py': 'def test_1():\n    assert False\n' };
+// Fixes go to app.py: the test files are restored before every run.
+const FAILING = { 'app.py': 'def ok():\n    return False\n', 'test_1.py': 'from app import ok\n\ndef test_1():\n    assert ok()\n' };
 
 describe.each(backends)('submit on $name', (backend) => {
   const envs: Array<{ close(): Promise<void> }> = [];
@@ -34,7 +35,7 @@ describe.each(backends)('submit on $name', (backend) => {
   it('scores the final run: a fixed repository is submitted with full score', async () => {
     const e = env({ files: FAILING, tools: [submitTool], terminateOnResolved: false });
     await e.reset();
-    await e.workspace.writeText('test_1.py', 'def test_1():\n    assert True\n');
+    await e.workspace.writeText('app.py', 'def ok():\n    return True\n');
     const info = await e.step({ name: 'submit', arguments: {} });
     expect(info.stepObservation.observation).toContain('1 passed');
     expect(info.score).toBe(1);

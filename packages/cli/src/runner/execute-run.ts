@@ -40,6 +40,11 @@ export interface ExecuteRunOptions {
   /** The benchmark object to use instead of loading `config.benchmark` (tests, embedding). */
   benchmark?: BenchmarkV1;
   agentOptions?: Pick<CreateTaskAgentOptions, 'retry' | 'env'>;
+  /**
+   * Grade each episode's final change in a fresh sandbox from the pristine repository and record
+   * that result (results.json, trajectories). Default: on for a benchmark, off for a custom repository.
+   */
+  freshGrading?: boolean;
 }
 
 /** The list of task ids `tasks` selects (undefined: all). */
@@ -127,6 +132,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
     terminalType,
     ...(options.configDir ? { pluginsFrom: options.configDir } : {}),
     storedConfig: redactSecrets(config as unknown as Record<string, unknown>),
+    freshGrading: options.freshGrading ?? dataset !== null,
   };
   let outcome;
   try {

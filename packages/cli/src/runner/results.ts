@@ -1,6 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EpisodeStatus } from '@debug-gym/agents';
+import type { GradedResult } from './run-episode.js';
 import type { TaskRecord } from './task-runner.js';
 
 /** How a task is reported: the episode's status, or `needs network` for an unresolved task that needs it. */
@@ -23,6 +24,8 @@ export interface TaskSummary {
   flaky: boolean;
   trajectory: string | null;
   error?: string;
+  /** Set when the score comes from the fresh-sandbox grading: the episode's own, and whether they disagree. */
+  grading?: { inEpisodeScore: number; inEpisodeMaxScore: number | null; inEpisodeResolved: boolean; disagrees: boolean } | { error: string };
 }
 
 export interface RunTotals {
@@ -101,7 +104,16 @@ export function taskSummary(record: TaskRecord): TaskSummary {
     flaky: record.flaky,
     trajectory: record.trajectory,
     ...(result.error ? { error: result.error.message } : {}),
+    ...gradingSummary(result),
   };
+}
+
+function gradingSummary(result: TaskRecord['result']): Pick<TaskSummary, 'grading'> {
+  const grading = (result as GradedResult).grading;
+  if (!grading) return {};
+  if ('error' in grading) return { grading: { error: grading.error } };
+  const { inEpisode } = grading;
+  return { grading: { inEpisodeScore: inEpisode.score, inEpisodeMaxScore: inEpisode.maxScore, inEpisodeResolved: inEpisode.resolved, disagrees: grading.disagrees } };
 }
 
 export function computeTotals(tasks: readonly TaskSummary[], notRun: number): RunTotals {

@@ -4,6 +4,8 @@ import { bubblewrapAvailable, createTerminal, dockerAvailable, ensureImage, type
 import { toolEntryName } from '../bundled-tools.js';
 import type { RunConfig } from '../config/config-schema.js';
 import type { TaskAgent } from './task-agent.js';
+import { existsSync } from 'node:fs';
+import { finalChange, gradeInFreshSandbox, type FreshGrading } from './fresh-grading.js';
 import { envOptions, terminalConfig, toolSpecs } from './task-env.js';
 
 export type ConcreteTerminalType = Exclude<TerminalType, 'auto'>;
@@ -25,7 +27,15 @@ export interface EpisodeSetup {
   pluginsFrom?: string;
   /** The configuration stored in each trajectory. */
   storedConfig: Record<string, unknown>;
+  /**
+   * Grade each finished episode's final change in a fresh sandbox from the pristine repository and
+   * record that result (see fresh-grading.ts). Default false; `executeRun` turns it on for benchmarks.
+   */
+  freshGrading?: boolean;
 }
+
+/** An episode result with the fresh grading that replaced its score. */
+export type GradedResult = EpisodeOutcome['result'] & { grading?: FreshGrading | { error: string } };
 
 /** The env's tool entries: the config's (plus `rewrite` and `eval` for the solution agent), else the agent's. */
 export function envToolEntries(config: RunConfig, agent: TaskAgent): RunConfig['tools'] & object {
@@ -44,7 +54,8 @@ export async function runEpisode(setup: EpisodeSetup, task: BenchmarkTask, optio
   }
   const terminal = await createTerminal(terminalOptions);
   const tools = toolSpecs({ ...config, tools: envToolEntries(config, agent) }, agent.tools);
-  const env = new RepoEnv({ ...envOptions(config, task, tools, setup.pluginsFrom), terminal });
+  const envOpts = envOptions(config, task, tools, setup.pluginsFrom);
+  const env = new RepoEnv({ ...envOpts, terminal });
   const taskDetails = {
     benchmark: task.benchmark,
     path: task.path,
@@ -56,9 +67,29 @@ export async function runEpisode(setup: EpisodeSetup, task: BenchmarkTask, optio
   const cancel = (): void => void env.close().catch(() => undefined);
   options.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    return await agent.run(env, task, { ...options, task: task.id, taskDetails, config: setup.storedConfig });
+    const outcome = await agent.run(env, task, { ...options, task: task.id, taskDetails, config: setup.storedConfig });
+    const finished = outcome.result.status === 'resolved' || outcome.result.status === 'unresolved';
+    // A benchmark with its own evaluation procedure (SWE-bench) already restores the tests and applies the hidden ones.
+    if (setup.freshGrading && finished && !envOpts.evaluation && existsSync(task.path) && !options.signal?.aborted) {
+      await recordFreshGrading(outcome, env, task.path, async () => new RepoEnv({ ...envOpts, tools: [], terminal: await createTerminal(terminalOptions) }));
+    }
+    return outcome;
   } finally {
     options.signal?.removeEventListener('abort', cancel);
     await env.close().catch(() => undefined);
   }
+}
+
+/** Replace the episode's score with the fresh grading's; keep the episode's own next to it. */
+async function recordFreshGrading(outcome: EpisodeOutcome, env: RepoEnv, hostDir: string, freshEnv: () => Promise<RepoEnv>): Promise<void> {
+  const result = outcome.result as GradedResult;
+  const inEpisode = { score: result.score, maxScore: result.maxScore, resolved: result.status === 'resolved' };
+  try {
+    const change = await finalChange(env.terminal, hostDir);
+    const grading = await gradeInFreshSandbox(change, hostDir, await freshEnv(), inEpisode);
+    Object.assign(result, { score: grading.score, maxScore: grading.maxScore, success: grading.resolved, status: grading.resolved ? 'resolved' : 'unresolved', grading });
+  } catch (error) {
+    result.grading = { error: `the fresh-sandbox grading failed, the episode's own score stands: ${(error as Error).message}` };
+  }
+  if (outcome.trajectory.result) outcome.trajectory.result = result;
 }

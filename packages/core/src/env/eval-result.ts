@@ -1,4 +1,5 @@
 import { cleanupPytestOutput, parsePytestOutput, type PytestSummary } from '../pytest/index.js';
+import { scorePytestReport, type StructuredPytestRun } from '../scoring/score-pytest-report.js';
 import type { RunResult, Terminal } from '../terminal/index.js';
 
 /** What one run of the entrypoint produced, and how it scored. */
@@ -23,6 +24,11 @@ export interface RawRun {
   timedOut: boolean;
   durationMs: number;
   timeoutMs: number;
+  /**
+   * Set when the run went through debug-gym's pytest launcher: the report pytest's plugin wrote,
+   * which the score is taken from instead of the output.
+   */
+  structured?: StructuredPytestRun;
 }
 
 /** Turns a raw entrypoint run into a score. Benchmarks with other rules (SWE-bench) pass their own. */
@@ -41,10 +47,18 @@ export interface EvalProcedureContext {
  */
 export type EvalProcedure = (context: EvalProcedureContext) => Promise<RunResult>;
 
-/** Score = passed tests, maxScore = collected tests; collection errors and timeouts score 0. */
+/**
+ * Score = passed tests, maxScore = collected tests; collection errors and timeouts score 0. From the
+ * report when the run has one (`run.structured`), else parsed from the output.
+ */
 export const pytestScorer: Scorer = (run) => {
   const summary = parsePytestOutput(run.output);
   const cleaned = cleanupPytestOutput(run.output);
+  if (run.structured && !run.timedOut) {
+    const scored = scorePytestReport(run.structured, run.exitCode);
+    const output = scored.notes.length > 0 ? `${cleaned.replace(/\n+$/, '')}\n\n${scored.notes.join('\n')}` : cleaned;
+    return { output, score: scored.score, maxScore: scored.maxScore, success: scored.success, details: scored.details };
+  }
   if (run.timedOut) {
     return {
       output: `Command timed out after ${Math.round(run.timeoutMs / 1000)} seconds${cleaned.trim() ? `\nPartial output:\n${cleaned}` : ''}`,

@@ -7,7 +7,9 @@ import { BreakpointStore } from './breakpoints.js';
 import { defaultDebugEntrypoint, normalizeEntrypoint } from './entrypoint.js';
 import type { EnvInfo, TerminationReason } from './env-info.js';
 import { applyPatch, type PatchApplyResult } from '../bench/apply-patch.js';
-import { pytestScorer, type EvalProcedure, type EvalResult, type Scorer } from './eval-result.js';
+import { pytestScorer, type EvalProcedure, type EvalResult, type RawRun, type Scorer } from './eval-result.js';
+import { pytestArguments } from '../scoring/pytest-entrypoint.js';
+import { PytestScoringGuard } from '../scoring/pytest-scoring-guard.js';
 import type { EnvEvent, RewriteEvent } from './events.js';
 import type { EnvSettings, EnvState, ToolContext } from './tool-context.js';
 import { ToolRegistry, type RegisteredTool, type ToolSpec } from './tool-registry.js';
@@ -48,6 +50,12 @@ export interface RepoEnvOptions {
   goldPatch?: string;
   /** End the episode once resolved (the 1.0 rule). False gives the newer rule: only `submit` ends it. Default true. */
   terminateOnResolved?: boolean;
+  /**
+   * Score a pytest entrypoint from debug-gym's report plugin, with the protected files restored and
+   * the agent's configuration files set aside (see the README's "Scoring"). Default true; false
+   * gives the parsed-output scoring, which code under test can forge.
+   */
+  guardedScoring?: boolean;
   /** Run the entrypoint during reset. Default true. */
   evalOnReset?: boolean;
   /** Depth of `info.dirTree`. Default 1. */
@@ -78,6 +86,10 @@ export class RepoEnv implements AsyncDisposable {
   /** `info.dirTree`, kept while only tools that never change files run. */
   private cachedDirTree: string | null = null;
   private readonly context: ToolContext;
+  /** Null when the entrypoint is not a pytest run (or guarded scoring is off): scored from its output. */
+  private readonly scoringGuard: PytestScoringGuard | null;
+  /** The next evaluation is reset's, on the pristine working copy. */
+  private pristineEval = false;
 
   constructor(options: RepoEnvOptions) {
     if (!options.path) throw new EnvConfigError('RepoEnv needs `path`: the repository to debug.');
@@ -98,6 +110,8 @@ export class RepoEnv implements AsyncDisposable {
       ...(options.readonlyPatterns ? { readonlyPatterns: options.readonlyPatterns } : {}),
     });
     this.context = this.createContext();
+    const pytestArgs = options.evaluation || options.guardedScoring === false ? null : pytestArguments(entrypoint, python);
+    this.scoringGuard = pytestArgs === null ? null : new PytestScoringGuard(options.path, pytestArgs);
   }
 
   /** Names of the loaded tools, in registration order (after the first reset). */
@@ -122,6 +136,7 @@ export class RepoEnv implements AsyncDisposable {
     this.workspace.invalidate();
     this.cachedDirTree = null;
     await this.workspace.loadRules();
+    this.scoringGuard?.reset((relative) => this.workspace.isReadonly(relative));
     Object.assign(this.state, { stepCount: 0, rewriteCount: 0, lastEval: null, score: 0, maxScore: this.options.maxScore ?? null });
     this.terminationReason = null;
     this.breakpoints.clear();
@@ -129,6 +144,7 @@ export class RepoEnv implements AsyncDisposable {
     this.hookObservations = [];
     this.ready = true;
     const setup = await this.runSetupCommands();
+    this.pristineEval = this.options.evalOnReset !== false;
     // The first test run and the tools' start-up (pdb) are independent: run them side by side.
     const [, toolObservations] = await Promise.all([
       this.options.evalOnReset === false ? undefined : this.context.evaluate('env'),
@@ -274,6 +290,22 @@ export class RepoEnv implements AsyncDisposable {
     return observations;
   }
 
+  /** One test run: through the scoring guard for a pytest entrypoint, else the procedure or the plain entrypoint. */
+  private async runEvaluation(): Promise<RawRun> {
+    const timeoutMs = this.settings.runTimeoutMs;
+    const { entrypoint } = this.settings;
+    const pristine = this.pristineEval;
+    this.pristineEval = false;
+    if (this.scoringGuard) {
+      const { run, structured } = await this.scoringGuard.run(this.terminal, timeoutMs, pristine);
+      return { ...run, timeoutMs, structured };
+    }
+    const run = this.options.evaluation
+      ? await this.options.evaluation({ terminal: this.terminal, entrypoint, timeoutMs })
+      : await this.terminal.run(entrypoint, { timeoutMs });
+    return { ...run, timeoutMs };
+  }
+
   private async closeTools(): Promise<void> {
     await Promise.all((this.registry?.all ?? []).map((tool) => tool.instance.close?.().catch(() => undefined)));
   }
@@ -286,13 +318,9 @@ export class RepoEnv implements AsyncDisposable {
       settings: this.settings,
       state: this.state,
       evaluate: async (source) => {
-        const timeoutMs = this.settings.runTimeoutMs;
-        const { entrypoint } = this.settings;
-        const run = this.options.evaluation
-          ? await this.options.evaluation({ terminal: this.terminal, entrypoint, timeoutMs })
-          : await this.terminal.run(entrypoint, { timeoutMs });
+        const run = await this.runEvaluation();
         const scorer = this.options.scorer ?? pytestScorer;
-        const scored = scorer({ ...run, timeoutMs });
+        const scored = scorer(run);
         const result: EvalResult = { ...scored, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs };
         this.state.lastEval = result;
         this.state.score = result.score;

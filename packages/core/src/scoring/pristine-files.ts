@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Terminal } from '../terminal/index.js';
+
+/** Names pytest or Python load as configuration or plugins when found in the working copy. */
+export const CONFIG_NAMES = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml']);
+const SHADOW_NAMES = new Set(['pytest.py', 'pytest', '_pytest', 'pytest.pyc', 'pluggy', 'pluggy.py', '_pytest.py', 'py.py', 'sitecustomize.py', 'usercustomize.py']);
+const TEST_FILE = /^(test_.*|.*_test)\.py$/;
+const SKIPPED_DIRS = new Set(['.git', '__pycache__', '.pytest_cache']);
+/** Files larger than this are not snapshotted (a test file never is). */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+const MAX_FILES = 20_000;
+
+/** What the pristine repository holds that scoring protects. */
+export interface PristineInventory {
+  /** Configuration / plugin files the pristine repository has: these stay in place when scoring. */
+  candidates: string[];
+  /** Test files, configuration files and read-only files, with their pristine content. */
+  files: Map<string, Uint8Array>;
+}
+
+/**
+ * Walk the repository on the host (the pristine copy, never changed) once per reset: the files
+ * restored before every scoring run are the test files (pytest's default `test_*.py`/`*_test.py`,
+ * plus those the first run collected tests from), pytest's configuration files and the read-only
+ * files.
+ */
+export function readPristineInventory(hostDir: string, isReadonly: (relative: string) => boolean): PristineInventory {
+  const inventory: PristineInventory = { candidates: [], files: new Map() };
+  let seen = 0;
+  const walk = (dir: string, prefix: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_FILES) return;
+      const relative = prefix + entry.name;
+      if (CONFIG_NAMES.has(entry.name) || SHADOW_NAMES.has(entry.name) || entry.name.endsWith('.pth')) inventory.candidates.push(relative);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) walk(join(dir, entry.name), `${relative}/`);
+      } else if (entry.isFile() && (TEST_FILE.test(entry.name) || CONFIG_NAMES.has(entry.name) || isReadonly(relative))) {
+        addPristineFile(inventory, hostDir, relative);
+      }
+    }
+  };
+  walk(hostDir, '');
+  return inventory;
+}
+
+/** Snapshot one more file of the pristine repository (a test file named outside pytest's default pattern). */
+export function addPristineFile(inventory: PristineInventory, hostDir: string, relative: string): void {
+  if (inventory.files.has(relative)) return;
+  try {
+    const path = join(hostDir, relative);
+    const stat = statSync(path);
+    if (stat.isFile() && stat.size <= MAX_FILE_BYTES) inventory.files.set(relative, readFileSync(path));
+  } catch {
+    // Not in the pristine repository (a test module setup created): nothing to restore it to.
+  }
+}
+
+/**
+ * Put every protected file back to its pristine content; compare first, write only what changed.
+ * Returns the relative paths it restored.
+ */
+export async function restorePristineFiles(terminal: Terminal, files: ReadonlyMap<string, Uint8Array>): Promise<string[]> {
+  const restored = await Promise.all(
+    [...files].map(async ([relative, content]) => ((await matches(terminal, relative, content)) ? null : (await rewrite(terminal, relative, content), relative))),
+  );
+  return restored.filter((item): item is string => item !== null).sort();
+}
+
+async function matches(terminal: Terminal, relative: string, content: Uint8Array): Promise<boolean> {
+  try {
+    const stat = await terminal.stat(relative);
+    if (stat?.type !== 'file' || stat.size !== content.byteLength) return false;
+    const current = await terminal.readFile(relative, { maxBytes: content.byteLength });
+    return Buffer.from(current).equals(Buffer.from(content));
+  } catch {
+    return false;
+  }
+}
+
+async function rewrite(terminal: Terminal, relative: string, content: Uint8Array): Promise<void> {
+  const stat = await terminal.stat(relative).catch(() => null);
+  if (stat && stat.type !== 'file') await terminal.remove(relative);
+  try {
+    await terminal.writeFile(relative, content);
+  } catch {
+    // Made unwritable (chmod) or replaced by something odd: start over.
+    await terminal.remove(relative);
+    await terminal.writeFile(relative, content);
+  }
+}

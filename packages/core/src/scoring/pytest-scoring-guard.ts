@@ -1,0 +1,50 @@
+import type { RunResult, Terminal } from '../terminal/index.js';
+import { addPristineFile, readPristineInventory, restorePristineFiles, type PristineInventory } from './pristine-files.js';
+import { runPytestScoring } from './pytest-scoring-run.js';
+import type { ExpectedTests, StructuredPytestRun } from './score-pytest-report.js';
+
+/**
+ * What an env keeps between scoring runs of a pytest entrypoint: the pristine repository's protected
+ * files and configuration, and the tests its first run collected. Every run restores the protected
+ * files, then runs pytest through debug-gym's launcher.
+ */
+export class PytestScoringGuard {
+  private inventory: PristineInventory = { candidates: [], files: new Map() };
+  private expected: ExpectedTests | null = null;
+  /** Null until the pristine run has said which plugins load from the working copy. */
+  private plugins: Array<[string, string]> | null = null;
+
+  constructor(
+    private readonly hostDir: string,
+    private readonly args: string,
+  ) {}
+
+  /** A fresh episode: read the pristine repository again, forget the expected tests. */
+  reset(isReadonly: (relative: string) => boolean): void {
+    this.inventory = readPristineInventory(this.hostDir, isReadonly);
+    this.expected = null;
+    this.plugins = null;
+  }
+
+  /**
+   * One scoring run. `pristine`: the working copy is known untouched (the run at reset), so the
+   * tests it reports become the expected tests of the episode.
+   */
+  async run(terminal: Terminal, timeoutMs: number, pristine: boolean): Promise<{ run: RunResult; structured: StructuredPytestRun }> {
+    const restored = await restorePristineFiles(terminal, this.inventory.files);
+    const plugins = pristine ? null : (this.plugins ?? []);
+    const { run, report } = await runPytestScoring(terminal, { args: this.args, keep: this.inventory.candidates, plugins, timeoutMs });
+    if (pristine && report?.finished && report.finished.tampered.length === 0 && !run.timedOut) {
+      this.expected = { ids: [...report.tests.keys()], modules: [...report.collectErrors] };
+      // The pristine repository's own plugin modules are allowed, and restored like conftest.py.
+      this.plugins = report.finished.plugins;
+      for (const [, path] of this.plugins) addPristineFile(this.inventory, this.hostDir, path);
+      const root = report.finished.rootdir === '.' ? '' : `${report.finished.rootdir}/`;
+      for (const id of [...this.expected.ids, ...this.expected.modules]) {
+        const file = id.split('::')[0];
+        if (file?.endsWith('.py')) addPristineFile(this.inventory, this.hostDir, root + file);
+      }
+    }
+    return { run, structured: { report, expected: this.expected, restored } };
+  }
+}

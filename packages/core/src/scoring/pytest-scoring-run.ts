@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { RunResult, Terminal } from '../terminal/index.js';
+import { PYTEST_LAUNCHER_SOURCE } from './pytest-launcher-source.js';
+import { parsePytestReport, type PytestReport } from './pytest-report.js';
+
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+export interface PytestScoringRunOptions {
+  /** The pytest arguments (what follows `-m pytest`), e.g. ` -sq .`. */
+  args: string;
+  /** Configuration / plugin files the pristine repository has (kept in place; any other is set aside). */
+  keep: readonly string[];
+  /**
+   * Plugins from the working copy the pristine run loaded ([name, path]); any other is tampering.
+   * Null on the pristine run itself, which records them.
+   */
+  plugins: ReadonlyArray<readonly [string, string]> | null;
+  timeoutMs: number;
+}
+
+export interface PytestScoringRun {
+  run: RunResult;
+  /** Null when the report file is missing or unreadable (the process died before pytest started reporting). */
+  report: PytestReport | null;
+}
+
+/**
+ * One pytest run through debug-gym's launcher: a fresh random directory under the sandbox's /tmp
+ * (outside the working copy) holds the launcher and receives the report, which is read back through
+ * the terminal and deleted with the directory.
+ */
+export async function runPytestScoring(terminal: Terminal, options: PytestScoringRunOptions): Promise<PytestScoringRun> {
+  const token = randomBytes(12).toString('hex');
+  const dir = `/tmp/debug-gym-score-${token}`;
+  const manifest = {
+    report: `${dir}/report.jsonl`,
+    moved: `${dir}/moved.json`,
+    suffix: `.debug-gym-aside-${token}`,
+    keep: options.keep,
+    plugins: options.plugins,
+  };
+  const source = PYTEST_LAUNCHER_SOURCE.replace('__MANIFEST__', () => JSON.stringify(JSON.stringify(manifest)));
+  await terminal.writeFile(`${dir}/launch.py`, source);
+  try {
+    const run = await terminal.run(`${terminal.python} ${dir}/launch.py${options.args}`, { timeoutMs: options.timeoutMs });
+    await putBack(terminal, manifest.moved);
+    return { run, report: await readReport(terminal, manifest.report) };
+  } finally {
+    await terminal.remove(dir).catch(() => undefined);
+  }
+}
+
+async function readReport(terminal: Terminal, path: string): Promise<PytestReport | null> {
+  try {
+    return parsePytestReport(Buffer.from(await terminal.readFile(path, { maxBytes: MAX_REPORT_BYTES })).toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The launcher puts set-aside files back itself; this covers a launcher killed first (timeout). */
+async function putBack(terminal: Terminal, movedPath: string): Promise<void> {
+  if (!(await terminal.stat(movedPath).catch(() => null))) return;
+  let pairs: unknown;
+  try {
+    pairs = JSON.parse(Buffer.from(await terminal.readFile(movedPath, { maxBytes: 1024 * 1024 })).toString('utf8'));
+  } catch {
+    return;
+  }
+  if (!Array.isArray(pairs) || pairs.length === 0) return;
+  const script = `import json,os\nfor a,b in json.load(open(${JSON.stringify(movedPath)})):\n    if os.path.lexists(b) and not os.path.lexists(a): os.rename(b,a)\n`;
+  await terminal.run(`${terminal.python} -I -S -c '${script.replace(/'/g, `'\\''`)}'`, { timeoutMs: 30_000 });
+}
