@@ -139,6 +139,15 @@ def drop_privileges():
         os.setuid(RUN_AS[0])
 
 
+def keep_privileges():
+    # The owner's own set-up commands ("root": true) keep the helper's user.
+    try:
+        with open("/proc/self/oom_score_adj", "w") as handle:
+            handle.write("500")
+    except OSError:
+        pass
+
+
 def send(obj):
     line = json.dumps(obj, separators=(",", ":")).encode("utf-8") + b"\n"
     with WRITE_LOCK:
@@ -453,7 +462,7 @@ def op_run(req):
             env=env,
             close_fds=True,
             start_new_session=True,
-            preexec_fn=drop_privileges,
+            preexec_fn=keep_privileges if req.get("root") else drop_privileges,
         )
         LIVE.add(proc.pid)
     if data is not None:

@@ -21,7 +21,7 @@ import type {
 import { FileTooLargeError, NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
 import { type DockerConnection, connectDocker, defaultImageName } from './docker-engine.js';
 import { HelperLostError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
-import { type SandboxUser, checkLimits, sandboxUser, storageQuotaSupported, workdirOnTmpfs } from './docker-limits.js';
+import { type SandboxUser, checkLimits, sandboxUser, storageQuotaSupported } from './docker-limits.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { fileOpError } from './docker-file-errors.js';
 import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
@@ -154,9 +154,9 @@ export class DockerTerminal implements Terminal {
       const storageQuota = this.options.disk === false ? false : await storageQuotaSupported(this.docker);
       const config = { docker: this.docker, options: this.options, workdir: this.workdirPath, image, python: this.python, storageQuota };
       this.sandbox = await DockerSandbox.start(config);
-      // A working copy from the image (e.g. /testbed) becomes the sandbox user's; a tmpfs one already is.
-      if (!workdirOnTmpfs(this.options, config.storageQuota)) await this.sandbox.call('own', { path: this.workdirPath }, { retry: true });
       for (const command of this.options.setupCommands ?? []) await this.runSetupCommand(command);
+      // The working copy (a repository baked into the image, what set-up made) becomes the sandbox user's.
+      await this.sandbox.call('own', { path: this.workdirPath }, { retry: true });
     } catch (error) {
       await this.close();
       throw error;
@@ -166,6 +166,10 @@ export class DockerTerminal implements Terminal {
   }
 
   async run(command: string, options: RunOptions = {}): Promise<RunResult> {
+    return this.runAs(command, options, false);
+  }
+
+  private async runAs(command: string, options: RunOptions, root: boolean): Promise<RunResult> {
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const params: Record<string, unknown> = {
@@ -175,6 +179,7 @@ export class DockerTerminal implements Terminal {
       env: { ...SANDBOX_FIXED_ENV, TERM: 'dumb', ...this.env, ...options.env },
       cwd: this.resolve(options.cwd ?? this.workdirPath),
     };
+    if (root) params.root = true;
     if (options.input !== undefined) params.input = Buffer.from(options.input, 'utf8').toString('base64');
     let response: HelperResponse;
     try {
@@ -303,8 +308,9 @@ export class DockerTerminal implements Terminal {
     }
   }
 
+  /** Set-up commands come from the owner, not the agent: they run as root (like a Dockerfile's RUN). */
   private async runSetupCommand(command: string): Promise<void> {
-    const result = await this.run(command);
+    const result = await this.runAs(command, {}, true);
     if (result.exitCode === 0) return;
     const status = result.timedOut ? 'timed out' : `failed with exit code ${result.exitCode ?? 'none (killed)'}`;
     const output = result.output.trim();
