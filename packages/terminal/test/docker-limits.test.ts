@@ -75,6 +75,7 @@ describe.runIf(runDocker)('docker limits (real engine)', () => {
     try {
       await mkdir(join(host, 'pkg'));
       await writeFile(join(host, 'pkg', 'mod.py'), 'x = 1\n');
+      await writeFile(join(host, 'frozen.py'), 'old\n', { mode: 0o444 });
       const term = terminal();
       await term.start();
       await term.copyIn(host);
@@ -83,6 +84,9 @@ describe.runIf(runDocker)('docker limits (real engine)', () => {
       expect(owners.output.trim().split('\n').map((line) => line.split(' ')[0])).toEqual(Array(6).fill('10001:10001'));
       const edit = await term.run('echo "y = 2" >> pkg/mod.py && rm new/dir/file.txt && echo edited');
       expect(edit.output).toBe('edited\n');
+      // A read-only file is written as root would write it, its mode kept.
+      await term.writeFile('frozen.py', 'new\n');
+      expect((await term.run('stat -c %a frozen.py; cat frozen.py')).output).toBe('444\nnew\n');
     } finally {
       await rm(host, { recursive: true, force: true });
     }
