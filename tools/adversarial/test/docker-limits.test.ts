@@ -95,6 +95,22 @@ describe.each(backends.filter((backend) => DOCKER.includes(backend.name)))('defa
   });
 });
 
+describe.each(backends.filter((backend) => DOCKER.includes(backend.name)))('helper requests on $name', (backend) => {
+  const terminal = backend.create();
+  afterAll(() => terminal.close());
+
+  attack('a FIFO planted where the file tools write or read does not hang the sandbox', backend.name, async () => {
+    await terminal.start();
+    await terminal.run('mkfifo pipe');
+    const write = terminal.writeFile('pipe', 'data');
+    const read = terminal.readFile('pipe');
+    await expect(write).rejects.toThrow(/pipe/);
+    await expect(read).rejects.toThrow(/pipe/);
+    await terminal.writeFile('after.txt', 'still served');
+    expect(Buffer.from(await terminal.readFile('after.txt')).toString()).toBe('still served');
+  }, 30_000);
+});
+
 describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('leftovers on $name', (backend) => {
   const terminal = backend.create();
   afterAll(() => terminal.close());
