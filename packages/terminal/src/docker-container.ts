@@ -58,6 +58,8 @@ function containerSpec(config: ContainerConfig, init: boolean): Docker.Container
     Entrypoint: [],
     Cmd: launch.cmd,
     Env: [...launch.env, ...userEnv(config.options)],
+    // The helper starts as root whatever the image's USER, so it can hand commands to the sandbox user.
+    ...(sandboxUser(config.options) ? { User: '0:0' } : {}),
     WorkingDir: config.workdir,
     Labels: { ...config.options.labels, ...ownerLabels() },
     Tty: false,

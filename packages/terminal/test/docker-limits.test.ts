@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkspaceError } from '@debug-gym/core';
-import { DockerTerminal, type DockerTerminalOptions } from '../src/docker.js';
+import { DockerTerminal, type DockerTerminalOptions, ensureImage } from '../src/docker.js';
 import { HELPER_CAPABILITIES, hostLimits } from '../src/docker-limits.js';
 import { requireOrSkip } from './sandbox-availability.js';
 import { TEST_IMAGE, dockerTestStatus } from './sandbox-status.js';
@@ -109,6 +109,13 @@ describe.runIf(runDocker)('docker limits (real engine)', () => {
     await term.start();
     const check = await term.run('stat -c %u . sub sub/f; cat /etc/dg-setup; grep -c " /srv/repo " /proc/mounts || true');
     expect(check.output).toBe('10001\n10001\n10001\nroot\n0\n');
+  });
+
+  it("runs commands as the sandbox user whatever the image's USER", async () => {
+    const image = await ensureImage(`FROM ${TEST_IMAGE}\nUSER 1000:1000\n`, { repository: 'debug-gym/test-image-user' });
+    const term = terminal({ image });
+    await term.start();
+    expect((await term.run('id -u; echo x > made.txt && cat made.txt')).output).toBe('10001\nx\n');
   });
 
   it('runs every command as root with runAs: root', async () => {
