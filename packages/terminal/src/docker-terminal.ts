@@ -71,7 +71,8 @@ export interface DockerTerminalOptions extends TerminalOptions {
   /**
    * The user commands and sessions run as, and whose file permissions the helper's file
    * operations use (default uid/gid 10001, which the image need not know; `HOME` is `/tmp/home`).
-   * `'root'` runs them as root (still with only a few capabilities).
+   * `'root'`: no switch, everything runs as the image's user (root for most images; still with
+   * only the helper's few capabilities).
    */
   runAs?: SandboxUser | 'root';
   /** Network: off by default (own namespace with only a loopback); `true` = the default bridge, a string = that network. */
