@@ -9,14 +9,12 @@ import {
   defaultImageTag,
   ensureDefaultImage,
   ownerLabels,
-  parseMemory,
   pullImage,
   unregisterContainer,
 } from './docker-engine.js';
-import { sandboxLaunch } from './docker-helper-client.js';
+import { LAUNCH_ENV_PREFIX, sandboxLaunch } from './docker-helper-client.js';
+import { hostLimits, isQuotaRefusal, quotaRefused, sandboxUser } from './docker-limits.js';
 import type { DockerTerminalOptions } from './docker-terminal.js';
-
-const DEFAULT_PIDS_LIMIT = 512;
 
 export interface ContainerConfig {
   docker: Docker;
@@ -26,22 +24,24 @@ export interface ContainerConfig {
   image: string;
   /** Interpreter of the helper the container starts. */
   python: string;
+  /** The engine can size the writable layer (StorageOpt); unset when it refused once. */
+  storageQuota: boolean;
 }
 
-function hostConfig(options: DockerTerminalOptions): Docker.HostConfig {
-  const config: Docker.HostConfig = {
+function hostConfig(config: ContainerConfig): Docker.HostConfig {
+  const { options } = config;
+  return {
+    ...hostLimits(options, config.workdir, config.storageQuota),
     AutoRemove: true,
     Init: options.init ?? true,
-    PidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
     NetworkMode: options.network === true ? 'bridge' : typeof options.network === 'string' ? options.network : 'none',
-    SecurityOpt: ['no-new-privileges'],
   };
-  if (options.memory !== undefined) {
-    config.Memory = parseMemory(options.memory);
-    config.MemorySwap = config.Memory;
-  }
-  if (options.cpus !== undefined) config.NanoCpus = Math.round(options.cpus * 1e9);
-  return config;
+}
+
+/** Launch data for the helper: the user its commands, sessions and file operations run as. */
+function userEnv(options: DockerTerminalOptions): string[] {
+  const user = sandboxUser(options);
+  return user ? [`${LAUNCH_ENV_PREFIX}RUN_AS=${user.uid}:${user.gid}`] : [];
 }
 
 /** No network: no libnetwork sandbox either (its setup hook re-executes dockerd at every start). */
@@ -57,7 +57,9 @@ function containerSpec(config: ContainerConfig, init: boolean): Docker.Container
     NetworkDisabled: networkOff(config.options),
     Entrypoint: [],
     Cmd: launch.cmd,
-    Env: launch.env,
+    Env: [...launch.env, ...userEnv(config.options)],
+    // The helper starts as root whatever the image's USER, so it can hand commands to the sandbox user.
+    ...(sandboxUser(config.options) ? { User: '0:0' } : {}),
     WorkingDir: config.workdir,
     Labels: { ...config.options.labels, ...ownerLabels() },
     Tty: false,
@@ -70,7 +72,7 @@ function containerSpec(config: ContainerConfig, init: boolean): Docker.Container
     AttachStderr: true,
     StopSignal: 'SIGTERM',
     // The protocol (file contents, command output) must not end up in the engine's log files.
-    HostConfig: { ...hostConfig(config.options), Init: init, LogConfig: { Type: 'none', Config: {} } },
+    HostConfig: { ...hostConfig(config), Init: init, LogConfig: { Type: 'none', Config: {} } },
   };
 }
 
@@ -80,6 +82,12 @@ export async function createContainer(config: ContainerConfig, init = config.opt
   try {
     return await docker.createContainer(containerSpec(config, init));
   } catch (error) {
+    if (config.storageQuota && isQuotaRefusal(error)) {
+      // overlay2 on xfs without pquota: the working copy goes on a sized tmpfs instead.
+      quotaRefused(docker);
+      config.storageQuota = false;
+      return createContainer(config, init);
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 404 && /image/i.test((error as Error).message)) {
       if (config.options.image === undefined && image === defaultImageTag()) {

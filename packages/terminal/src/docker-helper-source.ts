@@ -42,16 +42,105 @@ BASE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("DEBUG_GYM_H
 EXIT_GRACE = 0.1     # seconds to keep reading after the shell exited while background jobs hold the pipe
 KILL_GRACE = 1.0     # seconds to keep reading after a timeout kill
 READ_CHUNK = 65536
+READDIR_MAX = 1000000     # entries a readdir answers at most (the answer is one line held in memory)
+REAP_SECONDS = 10.0       # how long one clean-up after a command may keep killing (a fork loop races it)
+
+
+def parse_run_as():
+    # "uid:gid" from the launch data: commands, sessions and file operations run as that user.
+    value = os.environ.get("DEBUG_GYM_HELPER_RUN_AS", "")
+    if not value:
+        return None
+    uid, gid = value.split(":")
+    return int(uid), int(gid)
+
+
+RUN_AS = parse_run_as()
+# Only a root helper switches users; a helper that already is the sandbox user (a jail) just runs.
+SWITCH_USER = RUN_AS is not None and os.getuid() == 0 and RUN_AS[0] != 0
+LIBC = None
+
+
+def load_libc():
+    global LIBC
+    try:
+        import ctypes
+        LIBC = ctypes.CDLL(None, use_errno=True)
+    except Exception:
+        LIBC = None
 
 
 def set_process_name():
     # 'pkill python' inside the sandbox should not take the helper down with it.
+    if LIBC is not None:
+        LIBC.prctl(15, b"debug-gym-helpr", 0, 0, 0)  # PR_SET_NAME
+
+
+def become_subreaper():
+    # Orphans of the commands (double forks, setsid) become the helper's children, so
+    # reap_leftovers() finds them in the helper's process tree and can wait for them.
+    if LIBC is not None:
+        LIBC.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+class SandboxFiles(object):
+    # File operations run with the sandbox user's file-system identity (setfsuid is per thread and
+    # drops the file capabilities), so a symlink the agent planted cannot make the root helper
+    # read or write what the agent itself may not, and what the helper creates is the agent's.
+    def __enter__(self):
+        if SWITCH_USER:
+            LIBC.setfsgid(RUN_AS[1])
+            LIBC.setfsuid(RUN_AS[0])
+
+    def __exit__(self, *exc):
+        if SWITCH_USER:
+            LIBC.setfsuid(0)
+            LIBC.setfsgid(0)
+        return False
+
+
+def setup_user():
+    # Runs once, before any request: no supplementary groups for the helper, and a HOME the
+    # sandbox user can write.
+    if RUN_AS is None:
+        return
+    home = os.environ.get("DEBUG_GYM_HELPER_HOME") or "/tmp/home"
+    if SWITCH_USER:
+        if LIBC is None:
+            raise SystemExit("cannot switch to the sandbox user without ctypes")
+        os.setgroups([])
+        LIBC.setfsuid(RUN_AS[0])
+        switched = LIBC.setfsuid(RUN_AS[0]) == RUN_AS[0]
+        LIBC.setfsuid(0)
+        if not switched:
+            raise SystemExit("setfsuid is not permitted (the helper lacks CAP_SETUID)")
     try:
-        import ctypes
-        libc = ctypes.CDLL(None)
-        libc.prctl(15, b"debug-gym-helpr", 0, 0, 0)  # PR_SET_NAME
-    except Exception:
+        os.makedirs(home, exist_ok=True)
+        if SWITCH_USER:
+            os.lchown(home, RUN_AS[0], RUN_AS[1])
+    except OSError:
         pass
+    BASE_ENV["HOME"] = home
+    BASE_ENV.setdefault("USER", "sandbox")
+    BASE_ENV.setdefault("LOGNAME", "sandbox")
+
+
+def drop_privileges():
+    # In the child, before exec: the sandbox user with no groups, which clears every capability.
+    if SWITCH_USER:
+        os.setgroups([])
+        os.setgid(RUN_AS[1])
+        os.setuid(RUN_AS[0])
+
+
+def user_options(root):
+    # Popen arguments that start a command as the sandbox user: done in C where Python has them
+    # (3.9+), which costs less per command than a Python preexec_fn.
+    if root or not SWITCH_USER:
+        return {}
+    if sys.version_info >= (3, 9):
+        return {"user": RUN_AS[0], "group": RUN_AS[1], "extra_groups": []}
+    return {"preexec_fn": drop_privileges}
 
 
 def send(obj):
@@ -79,15 +168,27 @@ def op_ping(req):
     return {"python": "%d.%d.%d" % sys.version_info[:3], "pid": os.getpid(), "shell": SHELL}
 
 
+def open_regular(path, flags):
+    # Non-blocking open, then a check of what was opened: a FIFO swapped in after a stat() must
+    # not hang the helper (a FIFO without a writer or reader would block the open forever).
+    fd = os.open(path, flags | os.O_NONBLOCK, 0o666)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise OSError(errno.EISDIR, "Is a directory", path)
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "Not a regular file", path)
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb" if flags == os.O_RDONLY else "wb")
+
+
 def op_read(req):
     path = req["path"]
-    st = os.stat(path)
-    if stat.S_ISDIR(st.st_mode):
-        raise OSError(errno.EISDIR, "Is a directory", path)
-    if not stat.S_ISREG(st.st_mode):
-        raise OSError(errno.EINVAL, "Not a regular file", path)
     limit = req.get("max")
-    with open(path, "rb") as handle:
+    with open_regular(path, os.O_RDONLY) as handle:
         if limit is None:
             return {"data": b64(handle.read())}
         size = os.fstat(handle.fileno()).st_size
@@ -105,7 +206,22 @@ def op_write(req):
     if parent:
         os.makedirs(parent, exist_ok=True)
     data = base64.b64decode(req.get("data") or "")
-    with open(path, "wb") as handle:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    try:
+        handle = open_regular(path, flags)
+    except PermissionError:
+        # A read-only file of the sandbox user's (e.g. copied in with mode 0444) is written as root
+        # would write it: its mode is kept. Its owner could chmod it anyway; others' files stay refused.
+        st = os.stat(path)
+        owner = RUN_AS[0] if SWITCH_USER else os.getuid()
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != owner:
+            raise
+        os.chmod(path, st.st_mode | stat.S_IWUSR)
+        try:
+            handle = open_regular(path, flags)
+        finally:
+            os.chmod(path, stat.S_IMODE(st.st_mode))
+    with handle:
         handle.write(data)
     return {}
 
@@ -121,6 +237,8 @@ def op_readdir(req):
             except OSError:
                 kind, executable = "other", False
             entries.append([entry.name, kind, executable])
+            if len(entries) > READDIR_MAX:
+                raise OSError(errno.E2BIG, "The directory has more than %d entries; list it with a command (e.g. ls | head) instead" % READDIR_MAX)
     return {"entries": entries}
 
 
@@ -167,6 +285,63 @@ def op_mkdir(req):
     return {}
 
 
+def op_own(req):
+    # Give the sandbox user a tree the image baked in (e.g. /testbed), without following symlinks.
+    if not SWITCH_USER:
+        return {}
+    uid, gid = RUN_AS
+    for root, dirs, files in os.walk(req["path"]):
+        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+            st = os.lstat(name)
+            if st.st_uid != uid or st.st_gid != gid:
+                os.lchown(name, uid, gid)
+    return {}
+
+
+UNTARS = {}
+
+
+def untar_into(path, reader, box):
+    import tarfile
+    try:
+        with SandboxFiles():
+            with tarfile.open(fileobj=reader, mode="r|") as archive:
+                if hasattr(tarfile, "fully_trusted_filter"):
+                    archive.extractall(path, filter="fully_trusted")
+                else:
+                    archive.extractall(path)
+    except BaseException as error:
+        box.append(error)
+    finally:
+        while reader.read(READ_CHUNK):  # drain, so the writer never blocks or breaks the pipe
+            pass
+        reader.close()
+
+
+def op_untar_open(req):
+    # A big archive arrives in pieces (untar_chunk) and is extracted while it streams.
+    r, w = os.pipe()
+    box = []
+    thread = threading.Thread(target=untar_into, args=(req["path"], os.fdopen(r, "rb"), box), daemon=True)
+    thread.start()
+    UNTARS[req["tid"]] = (w, thread, box)
+    return {}
+
+
+def op_untar_chunk(req):
+    write_all(UNTARS[req["tid"]][0], base64.b64decode(req.get("data") or ""))
+    return {}
+
+
+def op_untar_close(req):
+    w, thread, box = UNTARS.pop(req["tid"])
+    os.close(w)
+    thread.join()
+    if box:
+        raise box[0]
+    return {}
+
+
 def op_untar(req):
     # An archive the client built from a host directory (relative names, no devices): extracted
     # with modes, mtimes, symlinks and ownership as they are in it.
@@ -203,6 +378,83 @@ def open_pidfd(pid):
     return None
 
 
+LIVE = set()                 # pids of running commands and open sessions: their trees are spared
+PROCS_LOCK = threading.Lock()  # held while a child is started and while leftovers are killed
+
+
+def scan_processes():
+    procs = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/" + name + "/stat", "rb") as handle:
+                data = handle.read()
+            uid = os.stat("/proc/" + name).st_uid
+        except OSError:
+            continue
+        fields = data[data.rindex(b")") + 2:].split()
+        procs[int(name)] = (int(fields[1]), fields[0], uid)
+    return procs
+
+
+def tree_of(roots, children):
+    seen, todo = set(), list(roots)
+    while todo:
+        pid = todo.pop()
+        if pid not in seen:
+            seen.add(pid)
+            todo.extend(children.get(pid, ()))
+    return seen
+
+
+def leftovers(procs):
+    me = os.getpid()
+    children = {}
+    for pid, (ppid, _, _) in procs.items():
+        children.setdefault(ppid, []).append(pid)
+    spared = tree_of(LIVE, children)
+    ancestors, pid = set(), me
+    while pid in procs and pid not in ancestors:
+        ancestors.add(pid)
+        pid = procs[pid][0]
+    mine = tree_of([me], children)
+    found = []
+    for pid, (ppid, state, uid) in procs.items():
+        if pid in spared or pid in ancestors or pid == 1 or (state == b"Z" and ppid != me):
+            continue
+        if pid in mine or (SWITCH_USER and uid == RUN_AS[0]):
+            found.append((pid, ppid, state))
+    return found
+
+
+def reap_leftovers():
+    # What a finished command left behind (background jobs, daemons, a fork loop) is killed, as
+    # the bubblewrap backend does, so the next step starts clean and can fork.
+    me = os.getpid()
+    deadline = time.monotonic() + REAP_SECONDS
+    rounds = 0
+    while time.monotonic() < deadline:
+        with PROCS_LOCK:
+            found = leftovers(scan_processes())
+            for pid, ppid, state in found:
+                if state != b"Z":
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                if ppid == me:
+                    try:
+                        os.waitpid(pid, os.WNOHANG)
+                    except OSError:
+                        pass
+        if not found:
+            return
+        rounds += 1
+        if rounds > 3:
+            time.sleep(0.002)
+
+
 def feed_stdin(pipe, data):
     try:
         pipe.write(data)
@@ -222,16 +474,19 @@ def op_run(req):
     cap = int(req.get("cap", 1 << 20))
     timeout = req.get("timeout")
     data = req.get("input")
-    proc = subprocess.Popen(
-        [SHELL, "-c", req["cmd"]],
-        stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        cwd=req.get("cwd") or None,
-        env=env,
-        close_fds=True,
-        start_new_session=True,
-    )
+    with PROCS_LOCK:
+        proc = subprocess.Popen(
+            [SHELL, "-c", req["cmd"]],
+            stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=req.get("cwd") or None,
+            env=env,
+            close_fds=True,
+            start_new_session=True,
+            **user_options(req.get("root"))
+        )
+        LIVE.add(proc.pid)
     if data is not None:
         threading.Thread(target=feed_stdin, args=(proc.stdin, base64.b64decode(data)), daemon=True).start()
     fd = proc.stdout.fileno()
@@ -284,7 +539,10 @@ def op_run(req):
         proc.stdout.close()
         if pidfd is not None:
             os.close(pidfd)
-    code = proc.wait()
+        code = proc.wait()
+        with PROCS_LOCK:
+            LIVE.discard(proc.pid)
+        reap_leftovers()
     return {
         "exit": None if (timed_out or code < 0) else code,
         "out": b64(b"".join(chunks)),
@@ -298,10 +556,11 @@ SESSIONS = {}
 SESSIONS_LOCK = threading.Lock()
 
 
-def take_controlling_tty():
+def start_session_child():
     # Runs in the child after setsid(): the PTY on stdin becomes its controlling terminal, so a
     # Ctrl-C written to the master reaches the session's foreground process group as SIGINT.
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    drop_privileges()
 
 
 def write_all(fd, data):
@@ -359,6 +618,8 @@ def pty_reader(sid, proc, master, inbox):
             SESSIONS.pop(sid, None)
         inbox.put(None)  # the writer closes the master after its last write
         code = proc.wait()
+        with PROCS_LOCK:
+            LIVE.discard(proc.pid)
         send({"ev": "exit", "sid": sid, "code": code if code >= 0 else None})
 
 
@@ -376,17 +637,21 @@ def op_pty_open(req):
         attrs[3] &= ~(termios.ECHO | termios.ECHONL)
         termios.tcsetattr(slave, termios.TCSANOW, attrs)
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", int(req.get("rows", 50)), int(req.get("cols", 200)), 0, 0))
-        proc = subprocess.Popen(
-            argv,
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            cwd=req.get("cwd") or None,
-            env=env,
-            close_fds=True,
-            start_new_session=True,
-            preexec_fn=take_controlling_tty,
-        )
+        if SWITCH_USER:
+            os.fchown(slave, RUN_AS[0], RUN_AS[1])
+        with PROCS_LOCK:
+            proc = subprocess.Popen(
+                argv,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                cwd=req.get("cwd") or None,
+                env=env,
+                close_fds=True,
+                start_new_session=True,
+                preexec_fn=start_session_child,
+            )
+            LIVE.add(proc.pid)
     except BaseException:
         os.close(master)
         raise
@@ -420,11 +685,16 @@ OPS = {
     "mkdir": op_mkdir,
     "kill": op_kill,
     "untar": op_untar,
+    "untar_open": op_untar_open,
+    "untar_chunk": op_untar_chunk,
+    "untar_close": op_untar_close,
+    "own": op_own,
     "run": op_run,
     "pty_open": op_pty_open,
     "pty_write": op_pty_write,
 }
 THREADED = {"run"}
+FILE_OPS = {"read", "write", "readdir", "stat", "realpath", "remove", "mkdir", "untar"}
 
 
 def handle(req):
@@ -433,7 +703,11 @@ def handle(req):
         fn = OPS.get(req.get("op"))
         if fn is None:
             raise ValueError("unknown op %r" % (req.get("op"),))
-        result = fn(req)
+        if req.get("op") in FILE_OPS:
+            with SandboxFiles():
+                result = fn(req)
+        else:
+            result = fn(req)
         result["id"] = rid
         result["ok"] = True
         send(result)
@@ -487,11 +761,15 @@ def main():
     # it: put back the defaults, or no command or session would see Ctrl-C.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+    load_libc()
     set_process_name()
+    become_subreaper()
     ensure_localhost()
+    setup_user()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     send({"id": 0, "ok": True, "ready": True, "python": "%d.%d.%d" % sys.version_info[:3], "pid": os.getpid(),
-          "uid": os.getuid(), "gid": os.getgid(), "shell": SHELL})
+          "uid": os.getuid(), "gid": os.getgid(), "shell": SHELL,
+          "runAs": list(RUN_AS) if RUN_AS is not None else None})
     while True:
         line = PROTO_IN.readline()
         if not line:

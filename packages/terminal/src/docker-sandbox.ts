@@ -24,6 +24,7 @@ export class DockerSandbox {
   private respawning: Promise<HelperClient> | undefined;
   private deadReason: string | undefined;
   private closed = false;
+  private nextUntar = 1;
 
   private constructor(
     /** The container (replaced once when the engine has no init binary). */
@@ -140,6 +141,36 @@ export class DockerSandbox {
       }
     }
     return error as Error;
+  }
+
+  /**
+   * Extract a tar stream into `target` through the helper, in pieces of about `chunkBytes`
+   * (extracted while it streams, so neither side holds the whole archive).
+   */
+  async untarStream(archive: AsyncIterable<unknown>, target: string, chunkBytes: number): Promise<void> {
+    const tid = this.nextUntar++;
+    await this.call('untar_open', { tid, path: target }, { retry: false });
+    let failure: unknown;
+    try {
+      let parts: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of archive) {
+        parts.push(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        if (size < chunkBytes) continue;
+        await this.call('untar_chunk', { tid, data: Buffer.concat(parts).toString('base64') }, { retry: false });
+        parts = [];
+        size = 0;
+      }
+      if (size > 0) await this.call('untar_chunk', { tid, data: Buffer.concat(parts).toString('base64') }, { retry: false });
+    } catch (error) {
+      failure = error;
+    }
+    // Closing ends the extraction (also after a failed read of the host tree) and reports its error.
+    await this.call('untar_close', { tid }, { retry: false }).catch((error: unknown) => {
+      failure ??= error;
+    });
+    if (failure) throw failure;
   }
 
   /** Remove the container (every process in it dies with it); sessions are let go. Idempotent. */

@@ -19,8 +19,9 @@ import type {
   TerminalSession,
 } from '@debug-gym/core';
 import { FileTooLargeError, NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
-import { type DockerConnection, connectDocker, defaultImageName, parseMemory } from './docker-engine.js';
+import { type DockerConnection, connectDocker, defaultImageName } from './docker-engine.js';
 import { HelperLostError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
+import { type SandboxUser, checkLimits, sandboxUser, storageQuotaSupported } from './docker-limits.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { fileOpError } from './docker-file-errors.js';
 import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
@@ -41,12 +42,39 @@ export interface DockerTerminalOptions extends TerminalOptions {
   image?: string;
   /** Shell commands run (in `workdir`) right after the container starts; a failing one fails `start()`. */
   setupCommands?: string[];
-  /** Memory limit: bytes or a string like `'2g'`, `'512m'` (swap is disabled at the same limit). */
-  memory?: number | string;
-  /** CPU limit in cores (e.g. `1.5`). */
-  cpus?: number;
-  /** Maximum number of processes in the container (default 512). */
+  /**
+   * Memory limit: bytes or a string like `'2g'`, `'512m'` (default `'2g'`; swap is disabled at the
+   * same limit; `false`: none). The tmpfs mounts below are charged to it too.
+   */
+  memory?: number | string | false;
+  /** CPU limit in cores (default 1; e.g. `1.5`; `false`: none). */
+  cpus?: number | false;
+  /** Maximum number of processes and threads in the container (default 1024). */
   pidsLimit?: number;
+  /** Size of the tmpfs mounted at `/tmp` (default `'512m'`). */
+  tmpSize?: number | string;
+  /** Size of `/dev/shm` (default `'64m'`). */
+  shmSize?: number | string;
+  /**
+   * Disk quota for what the sandbox writes to its working copy (default `'1g'`; `false`: none). On
+   * engines that can size a container's writable layer (btrfs, zfs, devicemapper, overlay2 on xfs
+   * with pquota) it is that size; elsewhere the working copy is a tmpfs of that size when
+   * `workdirTmpfs` is on, else (a repository baked into the image) there is no quota.
+   */
+  disk?: number | string | false;
+  /**
+   * Put the working copy on a sized tmpfs (default: true for the default `/workspace`, which
+   * `copyIn` fills; false for a custom `workdir`, which usually holds a repository baked into the
+   * image that a tmpfs would hide).
+   */
+  workdirTmpfs?: boolean;
+  /**
+   * The user commands and sessions run as, and whose file permissions the helper's file
+   * operations use (default uid/gid 10001, which the image need not know; `HOME` is `/tmp/home`).
+   * `'root'`: no switch, everything runs as the image's user (root for most images; still with
+   * only the helper's few capabilities).
+   */
+  runAs?: SandboxUser | 'root';
   /** Network: off by default (own namespace with only a loopback); `true` = the default bridge, a string = that network. */
   network?: boolean | string;
   /** Working copy inside the container (default `/workspace`). */
@@ -90,7 +118,7 @@ export class DockerTerminal implements Terminal {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     this.env = options.env ?? {};
-    if (options.memory !== undefined) parseMemory(options.memory); // fail fast on a bad value
+    checkLimits(options); // fail fast on a bad value
   }
 
   /** Absolute path of the working copy inside the container; TerminalNotStartedError before start(). */
@@ -124,8 +152,12 @@ export class DockerTerminal implements Terminal {
     const image = this.options.image ?? defaultImageName();
     this.imageName = image;
     try {
-      this.sandbox = await DockerSandbox.start({ docker: this.docker, options: this.options, workdir: this.workdirPath, image, python: this.python });
+      const storageQuota = this.options.disk === false ? false : await storageQuotaSupported(this.docker);
+      const config = { docker: this.docker, options: this.options, workdir: this.workdirPath, image, python: this.python, storageQuota };
+      this.sandbox = await DockerSandbox.start(config);
       for (const command of this.options.setupCommands ?? []) await this.runSetupCommand(command);
+      // The working copy (a repository baked into the image, what set-up made) becomes the sandbox user's.
+      await this.sandbox.call('own', { path: this.workdirPath }, { retry: true });
     } catch (error) {
       await this.close();
       throw error;
@@ -135,6 +167,10 @@ export class DockerTerminal implements Terminal {
   }
 
   async run(command: string, options: RunOptions = {}): Promise<RunResult> {
+    return this.runAs(command, options, false);
+  }
+
+  private async runAs(command: string, options: RunOptions, root: boolean): Promise<RunResult> {
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const params: Record<string, unknown> = {
@@ -144,6 +180,7 @@ export class DockerTerminal implements Terminal {
       env: { ...SANDBOX_FIXED_ENV, TERM: 'dumb', ...this.env, ...options.env },
       cwd: this.resolve(options.cwd ?? this.workdirPath),
     };
+    if (root) params.root = true;
     if (options.input !== undefined) params.input = Buffer.from(options.input, 'utf8').toString('base64');
     let response: HelperResponse;
     try {
@@ -239,18 +276,15 @@ export class DockerTerminal implements Terminal {
     if (!source.isDirectory()) throw new NotADirectoryError(hostDir);
     const target = this.resolve(targetDir ?? this.workdirPath);
     await this.fileCall('mkdir', target);
-    const owner = { uid: Number(sandbox.info?.uid ?? 0), gid: Number(sandbox.info?.gid ?? 0) };
-    // Small trees go through the helper: a putArchive makes the engine start a process of its own.
+    const user = sandboxUser(this.options);
+    const owner = user ?? { uid: Number(sandbox.info?.uid ?? 0), gid: Number(sandbox.info?.gid ?? 0) };
     const inline = await archiveBytes(packDirectory(hostDir, owner), INLINE_COPY_LIMIT);
     if (inline) {
       await this.fileCall('untar', target, { data: inline.toString('base64') });
       return;
     }
-    try {
-      await sandbox.container.putArchive(packDirectory(hostDir, owner) as unknown as NodeJS.ReadableStream, { path: target });
-    } catch (error) {
-      throw await sandbox.deathError(error);
-    }
+    // Bigger trees stream through the helper too: the engine's putArchive cannot see a tmpfs.
+    await sandbox.untarStream(packDirectory(hostDir, owner), target, INLINE_COPY_LIMIT);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -275,8 +309,9 @@ export class DockerTerminal implements Terminal {
     }
   }
 
+  /** Set-up commands come from the owner, not the agent: they run as root (like a Dockerfile's RUN). */
   private async runSetupCommand(command: string): Promise<void> {
-    const result = await this.run(command);
+    const result = await this.runAs(command, {}, true);
     if (result.exitCode === 0) return;
     const status = result.timedOut ? 'timed out' : `failed with exit code ${result.exitCode ?? 'none (killed)'}`;
     const output = result.output.trim();

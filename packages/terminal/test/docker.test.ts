@@ -320,7 +320,8 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
   });
 
   it('survives a command that kills the helper process', async () => {
-    const term = terminal();
+    // Only a root sandbox user can kill the root helper (see docker-limits attacks for the default).
+    const term = terminal({ runAs: 'root' });
     await term.start();
     expect((await term.run('env')).output).not.toContain('DEBUG_GYM_HELPER');
     const killed = await term.run('kill -9 $PPID');
@@ -473,7 +474,7 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     const marker = join(tmpdir(), `dg-host-marker-${process.pid}`);
     await writeFile(marker, 'host secret');
     try {
-      const term = terminal({ pidsLimit: 256 });
+      const term = terminal({ pidsLimit: 256, runAs: 'root' });
       await term.start();
       // Writes outside the workdir land in the container, not on the host.
       await term.run('echo owned > /etc/dg-escape && mkdir -p /root/.ssh && echo key > /root/.ssh/authorized_keys');
@@ -537,7 +538,8 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
       '        time.sleep(0.02)',
     ].join('\n');
     await term.writeFile('/tmp/bomb.py', bomb);
-    await term.run('python3 /tmp/bomb.py >/dev/null 2>&1 &');
+    // In the foreground: a finished command's leftovers would be killed at once.
+    const holding = term.run('python3 /tmp/bomb.py >/dev/null 2>&1');
     await new Promise((resolve) => setTimeout(resolve, 500));
     const starved = await term.run('echo hi');
     expect(starved.exitCode).toBeNull();
@@ -545,6 +547,7 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     expect(starved.output).toContain('process limit');
     // File operations need no new process and keep working.
     expect(Buffer.from(await term.readFile('/tmp/bomb.py')).toString()).toBe(bomb);
+    await holding;
     const id = term.containerId!;
     await term.close();
     await expect(docker.getContainer(id).inspect()).rejects.toMatchObject({ statusCode: 404 });

@@ -1,0 +1,133 @@
+/**
+ * The limits every Docker sandbox gets by default (memory, CPU, processes, sized tmpfs for `/tmp`,
+ * `/dev/shm` and the working copy, dropped capabilities, a non-root user) as HostConfig fields,
+ * and whether the engine can put a quota on a container's writable layer.
+ */
+import type Docker from 'dockerode';
+import { parseMemory } from './docker-engine.js';
+
+export interface SandboxUser {
+  uid: number;
+  gid: number;
+}
+
+/** Settings of `DockerTerminalOptions` that this module reads. */
+export interface LimitOptions {
+  memory?: number | string | false;
+  cpus?: number | false;
+  pidsLimit?: number;
+  tmpSize?: number | string;
+  shmSize?: number | string;
+  disk?: number | string | false;
+  workdir?: string;
+  workdirTmpfs?: boolean;
+  runAs?: SandboxUser | 'root';
+  network?: boolean | string;
+  init?: boolean;
+}
+
+export const DEFAULT_LIMITS = {
+  memory: '2g',
+  cpus: 1,
+  pidsLimit: 1024,
+  tmpSize: '512m',
+  shmSize: '64m',
+  disk: '1g',
+  runAs: { uid: 10001, gid: 10001 },
+} as const;
+
+/**
+ * What the root helper keeps: file ownership and access to serve and chown the working copy,
+ * setuid/setgid to start commands as the sandbox user, kill to stop what they leave behind.
+ * The commands themselves run with none.
+ */
+export const HELPER_CAPABILITIES = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'KILL', 'SETUID', 'SETGID'];
+
+/** The user commands run as; undefined when they run as root (`runAs: 'root'`). */
+export function sandboxUser(options: LimitOptions): SandboxUser | undefined {
+  const runAs = options.runAs ?? DEFAULT_LIMITS.runAs;
+  if (runAs === 'root') return undefined;
+  for (const id of [runAs.uid, runAs.gid]) {
+    if (!Number.isInteger(id) || id <= 0) throw new RangeError(`runAs needs positive integer ids (or 'root'), got ${JSON.stringify(runAs)}`);
+  }
+  return runAs;
+}
+
+/** Bytes of the working copy's quota, or undefined for none. */
+export function diskBytes(options: LimitOptions): number | undefined {
+  const disk = options.disk ?? DEFAULT_LIMITS.disk;
+  return disk === false ? undefined : parseMemory(disk);
+}
+
+/** Is the working copy a sized tmpfs (default: only for the default `/workspace`, which `copyIn` fills)? */
+export function workdirOnTmpfs(options: LimitOptions, storageQuota: boolean): boolean {
+  if (storageQuota || diskBytes(options) === undefined) return false;
+  return options.workdirTmpfs ?? options.workdir === undefined;
+}
+
+/** Throws a RangeError for a limit that cannot be used (before any container is made). */
+export function checkLimits(options: LimitOptions): void {
+  hostLimits(options, '/workspace', false);
+}
+
+/** HostConfig fields for the limits of `options` (workdir: the container's working copy). */
+export function hostLimits(options: LimitOptions, workdir: string, storageQuota: boolean): Docker.HostConfig {
+  const user = sandboxUser(options);
+  const memory = options.memory ?? DEFAULT_LIMITS.memory;
+  const cpus = options.cpus ?? DEFAULT_LIMITS.cpus;
+  const config: Docker.HostConfig = {
+    PidsLimit: options.pidsLimit ?? DEFAULT_LIMITS.pidsLimit,
+    SecurityOpt: ['no-new-privileges'],
+    CapDrop: ['ALL'],
+    CapAdd: HELPER_CAPABILITIES,
+    ShmSize: parseMemory(options.shmSize ?? DEFAULT_LIMITS.shmSize),
+    Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,mode=1777,size=${parseMemory(options.tmpSize ?? DEFAULT_LIMITS.tmpSize)}` },
+  };
+  if (memory !== false) {
+    config.Memory = parseMemory(memory);
+    config.MemorySwap = config.Memory;
+  }
+  if (cpus !== false) {
+    if (!(cpus > 0)) throw new RangeError(`cpus must be a positive number of cores (or false), got ${cpus}`);
+    config.NanoCpus = Math.round(cpus * 1e9);
+  }
+  const disk = diskBytes(options);
+  if (disk !== undefined && storageQuota) config.StorageOpt = { size: String(disk) };
+  if (disk !== undefined && workdirOnTmpfs(options, storageQuota)) {
+    const owner = user ? `,uid=${user.uid},gid=${user.gid}` : '';
+    config.Tmpfs![workdir] = `rw,exec,nosuid,nodev,mode=0755,size=${disk}${owner}`;
+  }
+  return config;
+}
+
+const quotaSupport = new WeakMap<Docker, Promise<boolean>>();
+
+/**
+ * Can the engine size a container's writable layer (`StorageOpt: {size}`)? btrfs, zfs and
+ * devicemapper can; overlay2 only on xfs mounted with `pquota`, which the engine does not report,
+ * so overlay2 on xfs is tried and `quotaRefused` turns it off for good. Asked once per engine.
+ */
+export function storageQuotaSupported(docker: Docker): Promise<boolean> {
+  let cached = quotaSupport.get(docker);
+  if (!cached) {
+    cached = docker.info().then(
+      (info: { Driver?: string; DriverStatus?: Array<[string, string]> }) => {
+        const backing = info.DriverStatus?.find(([key]) => key === 'Backing Filesystem')?.[1];
+        return ['btrfs', 'zfs', 'devicemapper'].includes(info.Driver ?? '') || (info.Driver === 'overlay2' && backing === 'xfs');
+      },
+      () => false,
+    );
+    quotaSupport.set(docker, cached);
+  }
+  return cached;
+}
+
+/** The engine refused a StorageOpt size: remember it for this engine. */
+export function quotaRefused(docker: Docker): void {
+  quotaSupport.set(docker, Promise.resolve(false));
+}
+
+/** Is this engine error the refusal of a storage size option? */
+export function isQuotaRefusal(error: unknown): boolean {
+  return /storage-opt|storage opt|pquota|size option/i.test(String((error as Error)?.message ?? ''));
+}

@@ -1,0 +1,134 @@
+import type { Terminal } from '@debug-gym/core';
+import { type BackendName, availableBackends } from '@debug-gym/test-utils';
+import { afterAll, describe, expect } from 'vitest';
+import { attack } from '../src/attack.js';
+
+/**
+ * Resource bombs and attacks on the sandbox's own machinery, by an agent that runs code as the
+ * sandbox user. Each bomb is bounded (a few GiB at most), so a backend that does not hold it
+ * fails the test instead of taking the machine down.
+ */
+const backends = await availableBackends();
+
+/** Attacks whose code applies to every sandbox; the rest need the Docker backend's limits for now. */
+const NEUTRAL: BackendName[] = ['docker', 'bubblewrap'];
+const DOCKER: BackendName[] = ['docker'];
+
+/** The step after an attack: it must run, fork and answer as usual. */
+async function nextStepWorks(terminal: Terminal): Promise<void> {
+  const next = await terminal.run('sh -c "echo forked" && echo next', { timeoutMs: 60_000 });
+  expect(next.output).toBe('forked\nnext\n');
+  expect(next.exitCode).toBe(0);
+}
+
+describe.each(backends.filter((backend) => DOCKER.includes(backend.name)))('default limits on $name', (backend) => {
+  const terminal = backend.create();
+  afterAll(() => terminal.close());
+
+  attack('memory bomb (3 GiB, touched) is stopped by the memory limit', backend.name, async () => {
+    await terminal.start();
+    const bomb = await terminal.run(
+      'python3 -c "\nimport sys\nheld = []\nfor step in range(24):\n    held.append(bytearray(128 << 20))\n    print((step + 1) * 128, flush=True)\n"',
+      { timeoutMs: 120_000 },
+    );
+    expect(bomb.output).not.toMatch(/^3072$/m);
+    expect(bomb.exitCode).not.toBe(0);
+    await nextStepWorks(terminal);
+  });
+
+  attack('fork bomb is contained and the next step still works', backend.name, async () => {
+    await terminal.start();
+    const bomb = await terminal.run('bomb() { bomb | bomb & }; bomb; sleep 3', { timeoutMs: 20_000 });
+    expect(bomb.timedOut || bomb.exitCode !== null).toBe(true);
+    await nextStepWorks(terminal);
+  });
+
+  attack('/tmp fill-up (1.5 GiB) stops at its cap', backend.name, async () => {
+    await terminal.start();
+    const fill = await terminal.run('dd if=/dev/zero of=/tmp/fill bs=1M count=1536 2>&1; echo "size $(stat -c %s /tmp/fill)"', {
+      timeoutMs: 120_000,
+    });
+    expect(fill.output).toMatch(/No space left on device/);
+    const size = Number(/size (\d+)/.exec(fill.output)?.[1]);
+    expect(size).toBeLessThanOrEqual(1024 ** 3);
+    await terminal.run('rm -f /tmp/fill');
+    await nextStepWorks(terminal);
+  });
+
+  attack('/dev/shm fill-up (1 GiB) stops at its cap', backend.name, async () => {
+    await terminal.start();
+    const fill = await terminal.run('dd if=/dev/zero of=/dev/shm/fill bs=1M count=1024 2>&1; echo "size $(stat -c %s /dev/shm/fill)"', {
+      timeoutMs: 120_000,
+    });
+    expect(fill.output).toMatch(/No space left on device/);
+    expect(Number(/size (\d+)/.exec(fill.output)?.[1])).toBeLessThanOrEqual(256 * 1024 ** 2);
+    await nextStepWorks(terminal);
+  });
+
+  attack('working copy fill-up (3 GiB) stops at the disk quota', backend.name, async () => {
+    await terminal.start();
+    const fill = await terminal.run('dd if=/dev/zero of=fill.bin bs=1M count=3072 2>&1; echo "size $(stat -c %s fill.bin)"', {
+      timeoutMs: 120_000,
+    });
+    expect(fill.output).toMatch(/No space left on device/);
+    expect(Number(/size (\d+)/.exec(fill.output)?.[1])).toBeLessThanOrEqual(2 * 1024 ** 3);
+    await terminal.remove('fill.bin');
+    await nextStepWorks(terminal);
+  });
+
+  attack('commands run as a non-root user with no capabilities', backend.name, async () => {
+    await terminal.start();
+    const who = await terminal.run('id -u; grep -E "^Cap(Eff|Prm|Amb):" /proc/self/status');
+    const [uid, ...caps] = who.output.trim().split('\n');
+    expect(Number(uid)).not.toBe(0);
+    expect(caps).toEqual(['CapPrm:\t0000000000000000', 'CapEff:\t0000000000000000', 'CapAmb:\t0000000000000000']);
+  });
+
+  attack('kill -9 -1 and pkill -f python do not take down the helper', backend.name, async () => {
+    await terminal.start();
+    const all = await terminal.run('kill -9 -1; echo survived');
+    expect(all.output).toContain('survived');
+    // pkill also kills the shell running it (its command line matches): only the helper must live.
+    const byName = await terminal.run('pkill -9 -f python; pkill -9 -f debug-gym; pkill -9 -f exec.compile');
+    expect(byName.output).not.toMatch(/killed the sandbox helper/);
+    await nextStepWorks(terminal);
+  });
+});
+
+describe.each(backends.filter((backend) => DOCKER.includes(backend.name)))('helper requests on $name', (backend) => {
+  const terminal = backend.create();
+  afterAll(() => terminal.close());
+
+  attack('a FIFO planted where the file tools write or read does not hang the sandbox', backend.name, async () => {
+    await terminal.start();
+    await terminal.run('mkfifo pipe');
+    const write = terminal.writeFile('pipe', 'data');
+    const read = terminal.readFile('pipe');
+    await expect(write).rejects.toThrow(/pipe/);
+    await expect(read).rejects.toThrow(/pipe/);
+    await terminal.writeFile('after.txt', 'still served');
+    expect(Buffer.from(await terminal.readFile('after.txt')).toString()).toBe('still served');
+  }, 30_000);
+});
+
+describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('leftovers on $name', (backend) => {
+  const terminal = backend.create();
+  afterAll(() => terminal.close());
+
+  attack('a fork loop that outlives its command is gone and the next command can fork', backend.name, async () => {
+    await terminal.start();
+    // Detached (setsid, double fork) so neither the command's process group nor its session holds it.
+    const start = await terminal.run("(setsid sh -c 'for i in $(seq 2000); do sleep 1000 & done; sleep 1000' >/dev/null 2>&1 &); echo started");
+    expect(start.output).toBe('started\n');
+    await nextStepWorks(terminal);
+    const left = await terminal.run('ps -eo args | grep -c "^sleep 1000" || true');
+    expect(left.output.trim()).toBe('0');
+  });
+
+  attack('a background job with setsid does not survive its command', backend.name, async () => {
+    await terminal.start();
+    await terminal.run("setsid sh -c 'while :; do sleep 0.2; done' >/dev/null 2>&1 < /dev/null & echo started");
+    const left = await terminal.run('ps -eo args | grep -c "^sh -c while" || true');
+    expect(left.output.trim()).toBe('0');
+  });
+});
