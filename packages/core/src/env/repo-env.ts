@@ -4,6 +4,7 @@ import type { Terminal } from '../terminal/index.js';
 import { normalizeOutput, truncateMiddle } from '../text/index.js';
 import { Workspace, formatTree } from '../workspace/index.js';
 import { BreakpointStore } from './breakpoints.js';
+import { checkRepositoryPath } from './repository-path.js';
 import { defaultDebugEntrypoint, normalizeEntrypoint } from './entrypoint.js';
 import type { EnvInfo, TerminationReason } from './env-info.js';
 import { applyPatch, type PatchApplyResult } from '../bench/apply-patch.js';
@@ -52,6 +53,10 @@ export interface RepoEnvOptions {
   evalOnReset?: boolean;
   /** Depth of `info.dirTree`. Default 1. */
   dirTreeDepth?: number;
+  /** `info.dirTree` lists at most this many entries (the rest is summarized in one line). Default 200. */
+  dirTreeMaxEntries?: number;
+  /** `reset` refuses a repository with more files and folders than this. Default 100 000. */
+  maxRepositoryEntries?: number;
   /** Where tool names are resolved from (a config file's folder). Default cwd. */
   pluginsFrom?: string;
 }
@@ -114,6 +119,8 @@ export class RepoEnv implements AsyncDisposable {
 
   /** Fresh working copy, fresh sandbox, tools reset (pdb starts), one test run. */
   async reset(): Promise<EnvInfo> {
+    // Before anything is torn down or started: a bad path leaves the running episode as it was.
+    await checkRepositoryPath(this.options.path, this.options.maxRepositoryEntries);
     this.registry ??= await ToolRegistry.load(this.options.tools ?? [], this.options.pluginsFrom);
     await this.closeTools();
     this.ready = false;
