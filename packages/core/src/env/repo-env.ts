@@ -64,6 +64,9 @@ export interface RepoEnvOptions {
 /** Produced by running the tests, not part of the task: hidden from every tool. */
 const TEST_ARTEFACTS = ['__pycache__/', '*.pyc', '.pytest_cache/'];
 const DEFAULT_ENTRYPOINT = 'python -m pytest -sq .';
+const DEFAULT_DIR_TREE_MAX_ENTRIES = 200;
+/** `info.dirTree` stays small whatever the names: it rides along with every step. */
+const DIR_TREE_MAX_CHARS = 16 * 1024;
 const DEFAULT_INSTRUCTIONS =
   "The program doesn't behave as intended. Investigate the repository, figure out the root cause, then edit the code to fix the issue.";
 
@@ -348,12 +351,15 @@ export class RepoEnv implements AsyncDisposable {
   private async dirTree(): Promise<string> {
     if (this.cachedDirTree !== null) return this.cachedDirTree;
     try {
-      const { root, entries } = await this.workspace.listTree('.', this.options.dirTreeDepth ?? 1);
-      this.cachedDirTree = formatTree(root.absolute, entries);
-      return this.cachedDirTree;
+      const maxEntries = this.options.dirTreeMaxEntries ?? DEFAULT_DIR_TREE_MAX_ENTRIES;
+      const { root, entries, omitted } = await this.workspace.listTree('.', this.options.dirTreeDepth ?? 1, { maxEntries });
+      this.cachedDirTree = formatTree(root.absolute, entries, { omitted, maxChars: DIR_TREE_MAX_CHARS });
     } catch (error) {
-      return `(directory tree unavailable: ${(error as Error).message})`;
+      // A dead sandbox ends the episode through the step itself; here the failure is kept like a tree,
+      // so it is not retried on every step until a tool changes files.
+      this.cachedDirTree = `(directory tree unavailable: ${(error as Error).message})`;
     }
+    return this.cachedDirTree;
   }
 }
 
