@@ -75,3 +75,12 @@ describe('walkTree', () => {
     await expect(walk()).rejects.toThrow('sandbox gone');
   });
 });
+
+describe('an oversized rules file (local)', () => {
+  const env = createTestEnv(local, { files: { '.debugignore': `${'#'.repeat(1024 * 1024)}\nsecret.py\n`, 'secret.py': 'TOKEN = 1\n' }, evalOnReset: false });
+  afterAll(() => env.close());
+
+  it('fails the reset instead of ignoring the rules (which would reveal what they hide)', async () => {
+    await expect(env.reset()).rejects.toBeInstanceOf(FileTooLargeError);
+  });
+});

@@ -29,7 +29,7 @@ export interface TreeEntry extends DirEntry {
 
 /** Bytes `readText` reads at most when the caller sets no cap. */
 export const DEFAULT_MAX_READ_BYTES = 8 * 1024 * 1024;
-/** `.debugignore` / `.debugreadonly` larger than this are ignored (the agent can write them in the sandbox). */
+/** `.debugignore` / `.debugreadonly` are read with this cap (they are read at reset, from the pristine copy). */
 const MAX_RULES_FILE_BYTES = 1024 * 1024;
 
 export interface WorkspaceRulesOptions {
@@ -244,7 +244,9 @@ export class Workspace {
   private async readRaw(relative: string): Promise<string> {
     try {
       return Buffer.from(await this.terminal.readFile(posix.join(this.workdir, relative), { maxBytes: MAX_RULES_FILE_BYTES })).toString('utf8');
-    } catch {
+    } catch (error) {
+      // Ignoring an oversized rules file would reveal what it hides: refuse the reset instead.
+      if (FileTooLargeError.isInstance(error)) throw error;
       return '';
     }
   }
