@@ -14,7 +14,7 @@ export interface SearchOptions {
   maxFileBytes: number;
   /** No further batch is read once this many bytes were read (a batch may end past it by its files' caps). */
   maxTotalBytes: number;
-  /** Files read (and matched) per batch. */
+  /** Most files read (and matched) per batch; batches of big files are smaller (about 8 MiB a batch). */
   batchSize?: number;
 }
 
@@ -37,6 +37,7 @@ export interface SearchOutcome {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 type Read = { target: SearchTarget; text: string | null; bytes: number; tooLarge: boolean };
 
@@ -59,14 +60,20 @@ async function readSearchable(terminal: Terminal, target: SearchTarget, maxBytes
 /** Search `targets` in order, a batch of files at a time, until `limit` matches, the deadline or the byte budget. */
 export async function searchFiles(terminal: Terminal, targets: readonly SearchTarget[], options: SearchOptions): Promise<SearchOutcome> {
   const outcome: SearchOutcome = { files: [], count: 0, limitHit: false, outOfTime: false, matchTimedOut: false, tooLarge: [], bytesRead: 0, byteBudgetHit: false };
-  const batchSize = options.batchSize ?? 16;
-  for (let start = 0; start < targets.length; start += batchSize) {
+  const maxBatch = options.batchSize ?? 32;
+  // Start small and grow while files are small: memory in flight stays near BATCH_BYTES whatever the files.
+  let batchSize = Math.min(4, maxBatch);
+  for (let start = 0; start < targets.length; ) {
     if (outcome.bytesRead >= options.maxTotalBytes) {
       outcome.byteBudgetHit = true;
       return outcome;
     }
     const batch = targets.slice(start, start + batchSize);
+    start += batch.length;
     const read = await Promise.all(batch.map((target) => readSearchable(terminal, target, options.maxFileBytes)));
+    const batchBytes = read.reduce((sum, entry) => sum + entry.bytes, 0);
+    const nextSize = Math.floor(BATCH_BYTES / Math.max(1, batchBytes / batch.length));
+    batchSize = Math.max(1, Math.min(maxBatch, nextSize));
     const searchable: Array<{ target: SearchTarget; text: string }> = [];
     for (const entry of read) {
       if (entry.tooLarge) outcome.tooLarge.push(entry.target.display);

@@ -196,7 +196,8 @@ describe.each(backends)('grep budgets on $name', (backend) => {
     expect(few).toContain('Found 2 matches:');
     expect(few).toContain('(The search covered only the first 2 files; narrow `path`.)');
     const bytes = await grep({ pattern: 'hay', path: 'hay' }, 'grep_bytes');
-    expect(bytes).toContain('Found 16 matches:');
+    expect(bytes).toMatch(/^Found \d+ matches:/);
+    expect(bytes).not.toContain('f19.txt');
     expect(bytes).toMatch(/\(The search stopped after reading 0\.0 MiB \(the limit is 0\.0 MiB\); results may be incomplete\. Narrow `path`\.\)$/);
   });
 
