@@ -220,7 +220,7 @@ export class Workspace {
     try {
       return await this.terminal.readFile(absolute, { maxBytes });
     } catch (error) {
-      if (FileTooLargeError.isInstance(error)) throw new FileTooLargeError(path, (error as FileTooLargeError).size, maxBytes);
+      if (FileTooLargeError.isInstance(error)) throw new FileTooLargeError(path, error.size, maxBytes);
       throw error;
     }
   }
