@@ -55,7 +55,7 @@ export interface RepoEnvOptions {
   dirTreeDepth?: number;
   /** `info.dirTree` lists at most this many entries (the rest is summarized in one line). Default 200. */
   dirTreeMaxEntries?: number;
-  /** `reset` refuses a repository with more files and folders than this. Default 100 000. */
+  /** `reset` refuses a repository with more files and folders than this. Default 200 000. */
   maxRepositoryEntries?: number;
   /** Where tool names are resolved from (a config file's folder). Default cwd. */
   pluginsFrom?: string;

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { EnvConfigError } from '../errors/index.js';
 
 /** Files and folders a repository may hold before `reset` refuses to copy it. */
-export const DEFAULT_MAX_REPOSITORY_ENTRIES = 100_000;
+export const DEFAULT_MAX_REPOSITORY_ENTRIES = 200_000;
 
 /**
  * Check, before any sandbox starts, that `path` is a repository worth copying: an existing
