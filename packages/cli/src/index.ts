@@ -28,5 +28,5 @@ export { customTask, envOptions, terminalConfig, toolSpecs } from './runner/task
 export { resolveTerminalType, runEpisode, envToolEntries, type EpisodeSetup } from './runner/run-episode.js';
 export { createPauser, type Pauser, type PauserOptions } from './runner/debug-pause.js';
 
-export { createDispatcher, RpcError, RPC_ERRORS, type RpcDispatcher, type RpcErrorObject, type RpcMethod, type RpcResponse } from './serve/json-rpc.js';
+export { createDispatcher, MAX_REQUEST_DEPTH, RpcError, RPC_ERRORS, type RpcDispatcher, type RpcErrorObject, type RpcMethod, type RpcResponse } from './serve/json-rpc.js';
 export { createEnvServer, resetParamsSchema, DEFAULT_SERVE_TOOLS, type EnvServer, type ResetParams } from './serve/env-server.js';

@@ -6,6 +6,49 @@ describe('normalizeOutput', () => {
     expect(stripAnsi('\u001b[31mred\u001b[0m')).toBe('red');
     expect(normalizeOutput('\u001b]0;title\u0007a\r\nb\rc\u0000d\te')).toBe('a\nb\ncd\te');
   });
+
+  // Every sequence a program in the sandbox can print to reset, move, recolor or re-title a terminal.
+  it.each([
+    ['SGR color', '\u001b[1;31m'],
+    ['CSI private mode', '\u001b[?25l'],
+    ['CSI with an intermediate byte (cursor style)', '\u001b[2 q'],
+    ['8-bit CSI (C1 0x9b)', '\u009b31m'],
+    ['8-bit CSI erase', '\u009b2J'],
+    ['full reset (ESC c)', '\u001bc'],
+    ['save / restore cursor (ESC 7, ESC 8)', '\u001b7\u001b8'],
+    ['charset designation (ESC ( 0)', '\u001b(0'],
+    ['charset designation (ESC ) B)', '\u001b)B'],
+    ['DEC line test (ESC # 8)', '\u001b#8'],
+    ['keypad mode (ESC =, ESC >)', '\u001b=\u001b>'],
+    ['reverse index (ESC M)', '\u001bM'],
+    ['SS3 key (ESC O A)', '\u001bOA'],
+    ['OSC title ended by BEL', '\u001b]0;title\u0007'],
+    ['OSC hyperlink ended by ST', '\u001b]8;;http://x\u001b\\'],
+    ['8-bit OSC ended by 8-bit ST', '\u009d0;title\u009c'],
+    ['DCS', '\u001bPq#0;2\u001b\\'],
+    ['8-bit DCS', '\u0090q#0\u009c'],
+    ['APC', '\u001b_payload\u001b\\'],
+    ['PM', '\u001b^payload\u001b\\'],
+    ['SOS', '\u001bXpayload\u001b\\'],
+    ['C1 single controls (IND, NEL)', '\u0084\u0085'],
+    ['bell, backspace, form feed, DEL', '\u0007\b\f\u007f'],
+  ])('strips %s', (_name, sequence) => {
+    expect(normalizeOutput(`before${sequence}after`)).toBe('beforeafter');
+    // Text that starts with a letter a terminal could read as a final byte is kept.
+    expect(normalizeOutput(`${sequence}loud`)).toBe('loud');
+  });
+
+  it('keeps tabs, newlines and ordinary non-ASCII text', () => {
+    expect(normalizeOutput('a\tb\nc é ✓ \u00a0d')).toBe('a\tb\nc é ✓ \u00a0d');
+  });
+
+  it('drops a lone ESC, and an unterminated control string does not swallow the lines after it', () => {
+    expect(normalizeOutput('end\u001b')).toBe('end');
+    expect(normalizeOutput('a\u001b\nb')).toBe('a\nb');
+    const cut = normalizeOutput('\u001b]0;title\nrest');
+    expect(cut).not.toContain('\u001b');
+    expect(cut).toMatch(/\nrest$/);
+  });
 });
 
 describe('OutputCap', () => {

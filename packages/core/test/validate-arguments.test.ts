@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usage, validateArguments, type JsonSchemaObject } from '../src/index.js';
+import { MAX_ARGUMENT_DEPTH, exceedsDepth, usage, validateArguments, type JsonSchemaObject } from '../src/index.js';
 
 const schema: JsonSchemaObject = {
   type: 'object',
@@ -41,5 +41,29 @@ describe('validateArguments', () => {
 
   it('formats a usage line', () => {
     expect(usage('eval', { type: 'object', properties: {} })).toBe('Usage: eval()');
+  });
+});
+
+describe('argument depth', () => {
+  const deep = (depth: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i += 1) value = { a: value };
+    return value;
+  };
+
+  it('refuses arguments nested deeper than the limit, as objects or as JSON text, without overflowing the stack', () => {
+    const check = validateArguments('view', schema, { path: deep(10_000) });
+    expect(check).toMatchObject({ ok: false, message: expect.stringContaining(`nested too deeply (more than ${MAX_ARGUMENT_DEPTH} levels)`) });
+    const text = `{"path":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    expect(validateArguments('view', schema, text)).toMatchObject({ ok: false, message: expect.stringContaining('nested too deeply') });
+  });
+
+  it('counts the levels of objects and arrays exactly', () => {
+    expect(exceedsDepth(deep(3), 3)).toBe(false);
+    expect(exceedsDepth(deep(4), 3)).toBe(true);
+    expect(exceedsDepth([[[]]], 3)).toBe(false);
+    expect(exceedsDepth([[[[]]]], 3)).toBe(true);
+    expect(exceedsDepth('text', 0)).toBe(false);
+    expect(exceedsDepth({ wide: Array.from({ length: 1000 }, () => ({})) }, 3)).toBe(false);
   });
 });

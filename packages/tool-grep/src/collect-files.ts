@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { WorkspaceError, type Terminal, type Workspace } from '@debug-gym/core';
+import { WorkspaceError, walkTree, type ResolvedPath, type Workspace } from '@debug-gym/core';
 import picomatch from 'picomatch';
 
 /** A file to search: where it is, and how the output names it. */
@@ -12,36 +12,76 @@ export interface SearchTarget {
 /** Directories grep never descends into (the original filtered them out of its output). */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', '__pycache__', 'node_modules']);
 
+export interface CollectLimits {
+  /** Folder levels below the searched directory that are entered. */
+  maxDepth: number;
+  /** Files collected at most. */
+  maxFiles: number;
+  /** Epoch milliseconds after which no further folder is read. */
+  deadline: number;
+}
+
+export interface Collected {
+  targets: SearchTarget[];
+  /** Folders at `maxDepth` that were not entered (their display names, first few). */
+  tooDeep: string[];
+  tooDeepCount: number;
+  /** Stopped at `maxFiles`. */
+  fileLimitHit: boolean;
+  /** Stopped at the deadline before every folder was read. */
+  outOfTime: boolean;
+}
+
 type Include = (relative: string) => boolean;
 
+function emptyCollection(targets: SearchTarget[] = []): Collected {
+  return { targets, tooDeep: [], tooDeepCount: 0, fileLimitHit: false, outOfTime: false };
+}
+
 /**
- * Visible regular files below a directory, sorted by name, depth first. Hidden (`.debugignore`)
- * entries, symlinks found while recursing (as `grep -r`) and the skipped directories are left out.
+ * Visible regular files below a directory, sorted by name, depth first, within the limits. Hidden
+ * (`.debugignore`) entries, symlinks (as `grep -r`) and the skipped directories are left out.
  * `include` decides per entry (relative to the working copy root); a matching directory includes
  * everything below it.
  */
-async function walk(
-  terminal: Terminal,
-  workspace: Workspace,
-  dir: { absolute: string; relative: string; display: string },
-  include: Include | null,
-): Promise<SearchTarget[]> {
-  const children = (await terminal.readDir(dir.absolute)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const groups = await Promise.all(
-    children.map(async (child): Promise<SearchTarget[]> => {
-      const relative = dir.relative === '' ? child.name : `${dir.relative}/${child.name}`;
-      const isDirectory = child.type === 'directory';
-      if (workspace.isIgnored(relative, isDirectory)) return [];
-      const entry = { absolute: posix.join(dir.absolute, child.name), relative, display: `${dir.display}/${child.name}` };
-      const included = include === null || include(relative);
-      if (isDirectory) {
-        if (SKIPPED_DIRECTORIES.has(child.name)) return [];
-        return walk(terminal, workspace, entry, included ? null : include);
+async function walk(workspace: Workspace, root: ResolvedPath, display: string, include: Include | null, limits: CollectLimits): Promise<Collected> {
+  const found = emptyCollection();
+  const includedDirs = new Set<string>();
+  const isIncluded = (relative: string): boolean => {
+    if (include === null || include(relative)) return true;
+    for (let dir = posix.dirname(relative); dir !== '.' && dir !== root.relative && dir !== ''; dir = posix.dirname(dir)) {
+      if (includedDirs.has(dir)) return true;
+    }
+    return false;
+  };
+  const entries = walkTree((dir) => workspace.terminal.readDir(dir), root, {
+    maxDepth: limits.maxDepth,
+    skip: (entry) => workspace.isIgnored(entry.relative, entry.type === 'directory') || (entry.type === 'directory' && SKIPPED_DIRECTORIES.has(entry.name)),
+    descend: () => {
+      if (Date.now() < limits.deadline) return true;
+      found.outOfTime = true;
+      return false;
+    },
+  });
+  for await (const entry of entries) {
+    if (found.outOfTime) break;
+    const shown = `${display}${entry.absolute.slice(root.absolute.length)}`;
+    if (entry.type === 'directory') {
+      if (include !== null && include(entry.relative)) includedDirs.add(entry.relative);
+      if (entry.depth >= limits.maxDepth) {
+        found.tooDeepCount += 1;
+        if (found.tooDeep.length < 3) found.tooDeep.push(shown);
       }
-      return child.type === 'file' && included ? [{ absolute: entry.absolute, display: entry.display }] : [];
-    }),
-  );
-  return groups.flat();
+      continue;
+    }
+    if (entry.type !== 'file' || !isIncluded(entry.relative)) continue;
+    if (found.targets.length >= limits.maxFiles) {
+      found.fileLimitHit = true;
+      break;
+    }
+    found.targets.push({ absolute: entry.absolute, display: shown });
+  }
+  return found;
 }
 
 function displayBase(typed: string): string {
@@ -50,7 +90,7 @@ function displayBase(typed: string): string {
 }
 
 /** A path argument containing glob characters that does not name an existing file. */
-async function collectGlob(terminal: Terminal, workspace: Workspace, path: string): Promise<SearchTarget[] | null> {
+async function collectGlob(workspace: Workspace, path: string, limits: CollectLimits): Promise<Collected | null> {
   const scan = picomatch.scan(path);
   if (!scan.isGlob) return null;
   const typedBase = `${scan.prefix}${scan.base}`;
@@ -58,38 +98,35 @@ async function collectGlob(terminal: Terminal, workspace: Workspace, path: strin
   try {
     base = await workspace.resolveExisting(typedBase === '' ? '.' : typedBase);
   } catch (error) {
-    if (WorkspaceError.isInstance(error)) return [];
+    if (WorkspaceError.isInstance(error)) return emptyCollection();
     throw error;
   }
-  if (base.type !== 'directory') return [];
+  if (base.type !== 'directory') return emptyCollection();
   // A glob without `/` matches names at any depth (`*.py`: every Python file); with `/` it matches
   // whole paths from the working copy root (`src/*.py`, `src/**/test_*.py`).
   const byName = typedBase === '' && !scan.glob.includes('/');
   const matcher = picomatch(byName ? scan.glob : posix.join(base.relative, scan.glob));
   const include: Include = byName ? (relative) => matcher(posix.basename(relative)) : (relative) => matcher(relative);
   const display = typedBase === '' ? '.' : displayBase(typedBase);
-  return walk(terminal, workspace, { absolute: base.absolute, relative: base.relative, display }, include);
+  return walk(workspace, base, display, include, limits);
 }
 
 /**
  * The files a search covers: the whole working copy (no path), one file, a directory, or a glob.
  * A path that does not exist (or is hidden) and is no glob throws the workspace's not-found error.
  */
-export async function collectFiles(terminal: Terminal, workspace: Workspace, path: string | undefined): Promise<SearchTarget[]> {
+export async function collectFiles(workspace: Workspace, path: string | undefined, limits: CollectLimits): Promise<Collected> {
   const typed = path?.trim() ?? '';
-  if (typed === '') {
-    const root = await workspace.resolveExisting('.');
-    return walk(terminal, workspace, { absolute: root.absolute, relative: '', display: '.' }, null);
-  }
+  if (typed === '') return walk(workspace, await workspace.resolveExisting('.'), '.', null, limits);
   let resolved: Awaited<ReturnType<Workspace['resolveExisting']>>;
   try {
     resolved = await workspace.resolveExisting(typed);
   } catch (error) {
-    const globbed = WorkspaceError.isInstance(error) ? await collectGlob(terminal, workspace, typed) : null;
+    const globbed = WorkspaceError.isInstance(error) ? await collectGlob(workspace, typed, limits) : null;
     if (globbed) return globbed;
     throw error;
   }
-  if (resolved.type === 'file') return [{ absolute: resolved.absolute, display: typed }];
-  if (resolved.type !== 'directory') return [];
-  return walk(terminal, workspace, { absolute: resolved.absolute, relative: resolved.relative, display: displayBase(typed) }, null);
+  if (resolved.type === 'file') return emptyCollection([{ absolute: resolved.absolute, display: typed }]);
+  if (resolved.type !== 'directory') return emptyCollection();
+  return walk(workspace, resolved, displayBase(typed), null, limits);
 }

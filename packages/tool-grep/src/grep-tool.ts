@@ -1,17 +1,27 @@
 import { WorkspaceError, defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
-import { collectFiles } from './collect-files.js';
+import { collectFiles, type Collected } from './collect-files.js';
 import { formatMatches, noMatchesText, type FileMatches } from './format-grep.js';
 import { compileGrepPattern } from './grep-pattern.js';
-import { searchFiles } from './search-files.js';
+import { searchFiles, type SearchOutcome } from './search-files.js';
 
 export interface GrepToolOptions {
   /** Matching lines shown when the call gives no `max_results`. Default 100. */
   defaultMaxResults?: number;
   /** Time budget for one search, in seconds (the original's grep timeout). Default 30. */
   timeout?: number;
+  /** Files larger than this are skipped and named in the answer. Default 4 MiB. */
+  maxFileBytes?: number;
+  /** Bytes one search reads at most. Default 128 MiB. */
+  maxTotalBytes?: number;
+  /** Files one search covers at most. Default 50 000. */
+  maxFiles?: number;
+  /** Folder levels below the searched directory that are entered. Default 64. */
+  maxDepth?: number;
 }
 
 const DEFAULT_MAX_RESULTS = 100;
+const MiB = 1024 * 1024;
+const DEFAULTS = { maxFileBytes: 4 * MiB, maxTotalBytes: 128 * MiB, maxFiles: 50_000, maxDepth: 64 };
 
 const DESCRIPTION =
   'Search for a pattern in files within the repository. Can search in specific files, directories, glob patterns, or the entire repository. ' +
@@ -35,6 +45,7 @@ function grepError(message: string): string {
 export function createGrep(options: GrepToolOptions = {}): ToolInstance {
   const defaultMaxResults = options.defaultMaxResults ?? DEFAULT_MAX_RESULTS;
   const timeoutMs = (options.timeout ?? 30) * 1000;
+  const limits = { ...DEFAULTS, ...definedOnly(options) };
   return {
     async run(args, context: ToolContext): Promise<string> {
       const pattern = typeof args.pattern === 'string' ? args.pattern : '';
@@ -44,15 +55,22 @@ export function createGrep(options: GrepToolOptions = {}): ToolInstance {
       const compiled = compileGrepPattern(pattern);
       if (!compiled.ok) return grepError(compiled.message);
       const deadline = Date.now() + timeoutMs;
-      let targets;
+      let collected: Collected;
       try {
-        targets = await collectFiles(context.terminal, context.workspace, path);
+        collected = await collectFiles(context.workspace, path, { maxDepth: limits.maxDepth, maxFiles: limits.maxFiles, deadline });
       } catch (error) {
         if (WorkspaceError.isInstance(error)) return grepError(error.message);
         throw error;
       }
       // Look for one match more than shown, so "search limit reached" is only said when it was.
-      const outcome = await searchFiles(context.terminal, targets, { source: compiled.source, flags: compiled.flags, limit: maxResults + 1, deadline });
+      const outcome = await searchFiles(context.terminal, collected.targets, {
+        source: compiled.source,
+        flags: compiled.flags,
+        limit: maxResults + 1,
+        deadline,
+        maxFileBytes: limits.maxFileBytes,
+        maxTotalBytes: limits.maxTotalBytes,
+      });
       if (outcome.matchTimedOut) {
         return grepError(
           `the search took longer than ${timeoutMs / 1000} seconds and was stopped; the regular expression probably backtracks ` +
@@ -61,13 +79,40 @@ export function createGrep(options: GrepToolOptions = {}): ToolInstance {
       }
       const limitReached = outcome.count > maxResults;
       const files = limitReached ? dropLastMatch(outcome.files) : outcome.files;
-      const note = outcome.outOfTime
-        ? `\n\n(The search stopped after ${timeoutMs / 1000} seconds before every file was searched; results may be incomplete. Narrow \`path\`.)`
-        : '';
+      const note = searchNotes(collected, outcome, { ...limits, timeoutMs });
       if (files.length === 0) return noMatchesText(pattern, path) + note;
       return formatMatches(files, limitReached) + note;
     },
   };
+}
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / MiB).toFixed(1)} MiB`;
+}
+
+function someOf(names: readonly string[], total: number): string {
+  return `${names.slice(0, 5).join(', ')}${total > 5 ? `, and ${total - 5} more` : ''}`;
+}
+
+/** What the search left out, and why, so the model can narrow it (empty when nothing was). */
+function searchNotes(collected: Collected, outcome: SearchOutcome, limits: typeof DEFAULTS & { timeoutMs: number }): string {
+  const notes: string[] = [];
+  if (outcome.tooLarge.length > 0) {
+    notes.push(`Skipped ${outcome.tooLarge.length} file(s) larger than ${mib(limits.maxFileBytes)}: ${someOf(outcome.tooLarge, outcome.tooLarge.length)}.`);
+  }
+  if (collected.tooDeepCount > 0) {
+    notes.push(`Folders deeper than ${limits.maxDepth} levels were not searched: ${someOf(collected.tooDeep, collected.tooDeepCount)}. Pass one of them as \`path\` to search below it.`);
+  }
+  if (collected.fileLimitHit) notes.push(`The search covered only the first ${limits.maxFiles} files; narrow \`path\`.`);
+  if (outcome.byteBudgetHit) notes.push(`The search stopped after reading ${mib(outcome.bytesRead)} (the limit is ${mib(limits.maxTotalBytes)}); results may be incomplete. Narrow \`path\`.`);
+  if (collected.outOfTime || outcome.outOfTime) {
+    notes.push(`The search stopped after ${limits.timeoutMs / 1000} seconds before every file was searched; results may be incomplete. Narrow \`path\`.`);
+  }
+  return notes.map((note) => `\n\n(${note})`).join('');
 }
 
 function dropLastMatch(files: readonly FileMatches[]): FileMatches[] {

@@ -146,3 +146,67 @@ describe.each(backends)('grep on $name', (backend) => {
     expect(await grep({ pattern: 'def main' }, 'grep_fast')).toBe('Found 1 matches:\n\n=== ./main.py ===\n   3: def main():');
   });
 });
+
+describe.each(backends)('grep budgets on $name', (backend) => {
+  const files = {
+    'a.py': 'needle a\n',
+    'b.py': 'needle b\n',
+    'big.py': `needle big\n${'x'.repeat(2000)}\n`,
+    'one/two/three/deep.py': 'needle deep\n',
+    'one/shallow.py': 'needle shallow\n',
+    ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`hay/f${String(i).padStart(2, '0')}.txt`, 'hay\n'])),
+  };
+  const env = createTestEnv(backend, {
+    files,
+    tools: [
+      [grepTool, { maxFileBytes: 1024, maxDepth: 2 }],
+      [{ ...grepTool, name: 'grep_few' }, { maxFiles: 2 }],
+      [{ ...grepTool, name: 'grep_bytes' }, { maxTotalBytes: 1, maxFileBytes: 4096 }],
+    ],
+    evalOnReset: false,
+  });
+  beforeAll(() => env.reset());
+  afterAll(() => env.close());
+  const grep = async (args: Record<string, unknown>, name = 'grep') => (await env.step({ name, arguments: args })).stepObservation.observation;
+
+  it('skips files over the size cap and folders over the depth limit, and names them', async () => {
+    expect(await grep({ pattern: 'needle' })).toBe(
+      [
+        'Found 3 matches:',
+        '',
+        '=== ./a.py ===',
+        '   1: needle a',
+        '',
+        '=== ./b.py ===',
+        '   1: needle b',
+        '',
+        '=== ./one/shallow.py ===',
+        '   1: needle shallow',
+        '',
+        '(Skipped 1 file(s) larger than 0.0 MiB: ./big.py.)',
+        '',
+        '(Folders deeper than 2 levels were not searched: ./one/two. Pass one of them as `path` to search below it.)',
+      ].join('\n'),
+    );
+    expect(await grep({ pattern: 'needle', path: 'one/two' })).toContain('=== one/two/three/deep.py ===');
+  });
+
+  it('stops at the file count and at the byte budget, and says so', async () => {
+    const few = await grep({ pattern: 'needle' }, 'grep_few');
+    expect(few).toContain('Found 2 matches:');
+    expect(few).toContain('(The search covered only the first 2 files; narrow `path`.)');
+    const bytes = await grep({ pattern: 'hay', path: 'hay' }, 'grep_bytes');
+    expect(bytes).toMatch(/^Found \d+ matches:/);
+    expect(bytes).not.toContain('f19.txt');
+    expect(bytes).toMatch(/\(The search stopped after reading 0\.0 MiB \(the limit is 0\.0 MiB\); results may be incomplete\. Narrow `path`\.\)$/);
+  });
+
+  it('stops a chain of folders at the depth limit', async () => {
+    const made = await env.terminal.run('(for i in $(seq 10); do mkdir d && cd d || exit 1; done; echo needle > x.py) && echo made');
+    expect(made.output).toContain('made');
+    const deep = await grep({ pattern: 'needle', path: 'd' });
+    expect(deep).toMatch(/No matches found for pattern 'needle' in d\./);
+    expect(deep).toContain(`(Folders deeper than 2 levels were not searched: d/d/d.`);
+    await env.terminal.run('rm -rf d');
+  });
+});

@@ -1,2 +1,2 @@
 export { listdirTool as default, listdirTool } from './listdir-plugin.js';
-export { MAX_DEPTH, listDirectory, type ListdirArguments } from './list-directory.js';
+export { DEFAULT_MAX_ENTRIES, MAX_DEPTH, listDirectory, type ListdirArguments, type ListdirOptions } from './list-directory.js';

@@ -1,5 +1,5 @@
 import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/core';
-import { listDirectory, type ListdirArguments } from './list-directory.js';
+import { listDirectory, type ListdirArguments, type ListdirOptions } from './list-directory.js';
 
 const DESCRIPTION =
   'List the files and folders of a directory of the repository, up to a given depth (default 1). ' +
@@ -15,7 +15,7 @@ const INSTRUCTIONS = [
 ].join('\n');
 
 /** `listdir {path?, depth?}`. */
-export const listdirTool: ToolPluginV1 = defineToolPlugin({
+export const listdirTool: ToolPluginV1<ListdirOptions> = defineToolPlugin<ListdirOptions>({
   specificationVersion: 'tool-plugin-v1',
   changesFiles: false,
   name: 'listdir',
@@ -29,5 +29,5 @@ export const listdirTool: ToolPluginV1 = defineToolPlugin({
     },
     required: [],
   },
-  create: () => ({ run: (args, context) => listDirectory(args as ListdirArguments, context) }),
+  create: (options) => ({ run: (args, context) => listDirectory(args as ListdirArguments, context, options ?? {}) }),
 });

@@ -168,3 +168,17 @@ describe.each(backends)('listdir on $name', (backend) => {
     }
   });
 });
+
+describe.each(backends)('listdir bounds on $name', (backend) => {
+  const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.py`, '']));
+  const env = createTestEnv(backend, { files: { ...files, 'sub/a.py': '', 'sub/b.py': '' }, tools: [[listdirTool, { maxEntries: 4 }]], evalOnReset: false, dirTreeMaxEntries: 2 });
+  beforeAll(() => env.reset());
+  afterAll(() => env.close());
+
+  test('lists at most maxEntries entries and counts the rest of the folders it read', async () => {
+    const info = await env.step({ name: 'listdir', arguments: { depth: 2 } });
+    const wd = env.terminal.workdir;
+    expect(info.stepObservation.observation).toBe(`${wd}/\n|-- f0.py\n|-- f1.py\n|-- f2.py\n|-- f3.py\n... 3 more entries not shown (list a subdirectory, or a smaller depth, to see them).`);
+    expect(info.dirTree).toBe(`${wd}/\n|-- f0.py\n|-- f1.py\n... 5 more entries not shown (list a subdirectory, or a smaller depth, to see them).`);
+  });
+});

@@ -13,7 +13,11 @@ export interface RewriteArguments {
 export interface RewriteOptions {
   /** Compile `.py` files after the edit and warn about a syntax error. Default true. */
   checkSyntax?: boolean;
+  /** Largest file edited; a bigger one is refused before it is read. Default 4 MiB. */
+  maxFileBytes?: number;
 }
+
+export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The original's failure text. */
 export function editFailed(message: string): string {
@@ -37,7 +41,7 @@ export async function rewriteFile(
   let exists: boolean;
   try {
     exists = (await workspace.checkWritable(path)).exists;
-    if (exists) before = (await workspace.readText(path)).text;
+    if (exists) before = (await workspace.readText(path, { maxBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES })).text;
   } catch (error) {
     return editFailed(describeError(error));
   }
@@ -84,5 +88,8 @@ export async function rewriteFile(
 function describeError(error: unknown): string {
   // A dead sandbox ends the episode: let the env see it. Errors are matched by their stable code.
   if (DebugGymError.hasCode(error, 'DG_TERMINAL_UNRECOVERABLE')) throw error;
+  if (DebugGymError.hasCode(error, 'DG_WORKSPACE_TOO_LARGE')) {
+    return `${(error as Error).message} rewrite only edits files up to that size.`;
+  }
   return error instanceof Error ? error.message : String(error);
 }

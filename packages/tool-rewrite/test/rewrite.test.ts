@@ -307,3 +307,18 @@ describe.each(backends)('rewrite on $name', (backend) => {
     expect(await read('test.py')).toBe(GREET);
   });
 });
+
+describe.each(backends)('rewrite size cap on $name', (backend) => {
+  const big = 'x = 1\n'.repeat(400);
+  const env = createTestEnv(backend, { files: { 'big.py': big }, tools: [[rewriteTool, { maxFileBytes: 1024 }]], evalOnReset: false });
+  beforeAll(() => env.reset());
+  afterAll(() => env.close());
+
+  test('refuses to edit a file over the cap and leaves it as it was', async () => {
+    const info = await env.step({ name: 'rewrite', arguments: { path: 'big.py', start: 1, new_code: 'x = 2' } });
+    expect(info.stepObservation.observation).toBe(
+      'Edit failed. Error message:\n`big.py` is too large to read (2.3 KiB; the limit is 1.0 KiB). Look at part of it instead, e.g. with `grep` or by viewing a smaller file. rewrite only edits files up to that size.\n',
+    );
+    expect(Buffer.from(await env.terminal.readFile('big.py')).toString()).toBe(big);
+  });
+});

@@ -9,15 +9,21 @@ export interface ViewArguments {
   include_line_numbers_and_breakpoints?: boolean;
 }
 
+export interface ViewOptions {
+  /** Largest file shown; a bigger one is refused before it is read. Default 4 MiB. */
+  maxFileBytes?: number;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
 const NOT_FOUND = 'DG_WORKSPACE_NOT_FOUND';
 
 /** The `view` tool: show (part of) a text file of the working copy, numbered and with breakpoint marks. */
-export async function viewFile(args: ViewArguments, context: ToolContext): Promise<string> {
+export async function viewFile(args: ViewArguments, context: ToolContext, options: ViewOptions = {}): Promise<string> {
   const path = args.path.trim();
   if (path === '') return 'Invalid file path. Please specify a valid file path.';
   let file: { absolute: string; relative: string; text: string };
   try {
-    file = await context.workspace.readText(path);
+    file = await context.workspace.readText(path, { maxBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
   } catch (error) {
     return describeReadFailure(path, error, context.workspace.workdir);
   }
@@ -48,7 +54,11 @@ function describeReadFailure(path: string, error: unknown, workdir: string): str
     return `View failed. Error message:\nFailed to read \`${path}\` because it does not exist in the working directory \`${workdir}\`.`;
   }
   if (DebugGymError.isInstance(error) && error.code.startsWith('DG_WORKSPACE_')) {
-    const hint = DebugGymError.hasCode(error, 'DG_WORKSPACE_NOT_A_FILE') ? ' Use listdir to see what it contains.' : '';
+    const hint = DebugGymError.hasCode(error, 'DG_WORKSPACE_NOT_A_FILE')
+      ? ' Use listdir to see what it contains.'
+      : DebugGymError.hasCode(error, 'DG_WORKSPACE_TOO_LARGE')
+        ? ' view shows files up to that size, even with start/end: use grep to find the lines you need.'
+        : '';
     return `View failed. Error message:\n${error.message}${hint}`;
   }
   const name = error instanceof Error ? error.name : 'Error';

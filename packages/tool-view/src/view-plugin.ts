@@ -1,5 +1,5 @@
 import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/core';
-import { viewFile, type ViewArguments } from './view-file.js';
+import { viewFile, type ViewArguments, type ViewOptions } from './view-file.js';
 
 const DESCRIPTION =
   'Show the content of a file of the repository, optionally only lines start..end (1-based, inclusive). ' +
@@ -16,7 +16,7 @@ const INSTRUCTIONS = [
 ].join('\n');
 
 /** `view {path, start?, end?, include_line_numbers_and_breakpoints?}`. */
-export const viewTool: ToolPluginV1 = defineToolPlugin({
+export const viewTool: ToolPluginV1<ViewOptions> = defineToolPlugin<ViewOptions>({
   specificationVersion: 'tool-plugin-v1',
   changesFiles: false,
   name: 'view',
@@ -36,5 +36,5 @@ export const viewTool: ToolPluginV1 = defineToolPlugin({
     },
     required: ['path'],
   },
-  create: () => ({ run: (args, context) => viewFile(args as unknown as ViewArguments, context) }),
+  create: (options) => ({ run: (args, context) => viewFile(args as unknown as ViewArguments, context, options ?? {}) }),
 });

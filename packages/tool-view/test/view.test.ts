@@ -191,3 +191,22 @@ describe.each(backends)('view on $name', (backend) => {
     expect(text).toContain('Usage: view(path: string');
   });
 });
+
+describe.each(backends)('view size cap on $name', (backend) => {
+  const env = createTestEnv(backend, { files: { 'big.py': 'x = 1\n'.repeat(400), 'fits.py': 'y'.repeat(1023) + '\n' }, tools: [[viewTool, { maxFileBytes: 1024 }]], evalOnReset: false });
+  beforeAll(() => env.reset());
+  afterAll(() => env.close());
+
+  test('refuses a file over the cap before reading it, and says what to do instead', async () => {
+    const info = await env.step({ name: 'view', arguments: { path: 'big.py', start: 1, end: 2 } });
+    expect(info.stepObservation.observation).toBe(
+      'View failed. Error message:\n`big.py` is too large to read (2.3 KiB; the limit is 1.0 KiB). Look at part of it instead, e.g. with `grep` or by viewing a smaller file. ' +
+        'view shows files up to that size, even with start/end: use grep to find the lines you need.',
+    );
+  });
+
+  test('shows a file of exactly the cap', async () => {
+    const info = await env.step({ name: 'view', arguments: { path: 'fits.py' } });
+    expect(info.stepObservation.observation).toContain('lines 1-1 of 1 total lines');
+  });
+});

@@ -1,8 +1,8 @@
 import { constants } from 'node:os';
-import { createInterface } from 'node:readline';
 import { ExitError } from '../exit-error.js';
-import { createDispatcher } from '../serve/json-rpc.js';
+import { createDispatcher, requestTooLarge } from '../serve/json-rpc.js';
 import { createEnvServer } from '../serve/env-server.js';
+import { readLines } from '../serve/read-lines.js';
 
 export interface ServeOptions {
   input?: NodeJS.ReadableStream;
@@ -10,6 +10,15 @@ export interface ServeOptions {
   cwd?: string;
   /** Where SIGINT/SIGTERM/SIGHUP are heard (default: the process; tests pass an emitter). */
   signals?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
+  /** Longest request line accepted, in bytes (default: `DEBUG_GYM_SERVE_MAX_REQUEST_BYTES`, else 16 MiB). */
+  maxRequestBytes?: number;
+}
+
+const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+function maxRequestBytesFromEnv(): number {
+  const value = Number(process.env.DEBUG_GYM_SERVE_MAX_REQUEST_BYTES);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_MAX_REQUEST_BYTES;
 }
 
 /**
@@ -25,23 +34,25 @@ export async function runServe(options: ServeOptions = {}): Promise<void> {
   const restoreConsole = output === process.stdout ? guardStdout() : () => {};
   const server = createEnvServer(options.cwd ? { cwd: options.cwd } : {});
   const dispatcher = createDispatcher(server.methods, (error) => server.toRpcError(error));
-  const lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
+  const maxRequestBytes = options.maxRequestBytes ?? maxRequestBytesFromEnv();
   let stoppedBy: NodeJS.Signals | undefined;
   let shutdown: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals): void => {
     if (stoppedBy) return;
     stoppedBy = signal;
-    lines.close();
+    (input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
     shutdown = server.shutdown(signal);
   };
   const signals = options.signals ?? process;
   for (const signal of STOP_SIGNALS) signals.on(signal, stop);
   try {
     // One request at a time, in order: the env is stateful.
-    for await (const line of lines) {
-      const reply = await dispatcher.handleLine(line);
+    for await (const item of readLines(input as AsyncIterable<Buffer | string>, maxRequestBytes)) {
+      const reply = 'line' in item ? await dispatcher.handleLine(item.line) : requestTooLarge(item.bytes, maxRequestBytes);
       if (reply !== null) output.write(`${reply}\n`);
     }
+  } catch (error) {
+    if (!stoppedBy) throw error;
   } finally {
     await shutdown?.catch(() => undefined);
     await server.close().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { DebugGymError, EnvNotReadyError, RepoEnv, type EnvInfo, type ToolSpec } from '@debug-gym/core';
+import { DebugGymError, EnvNotReadyError, RepoEnv, checkRepositoryPath, type EnvInfo, type ToolSpec } from '@debug-gym/core';
 import { createTerminal, TERMINAL_TYPES, type CreateTerminalConfig } from '@debug-gym/terminal';
 import * as z from 'zod';
 import { BUNDLED_TOOLS } from '../bundled-tools.js';
@@ -51,6 +51,8 @@ export const resetParamsSchema = z.strictObject({
   terminateOnResolved: z.boolean().optional(),
   evalOnReset: z.boolean().optional(),
   dirTreeDepth: count.optional(),
+  dirTreeMaxEntries: count.optional(),
+  maxRepositoryEntries: count.optional(),
 });
 
 export type ResetParams = z.infer<typeof resetParamsSchema>;
@@ -113,6 +115,8 @@ export function createEnvServer(options: { cwd?: string } = {}): EnvServer {
       if (!checked.success) throw invalidParams('reset', formatIssues(checked.error.issues, resetParamsSchema, [], given));
       const params = checked.data;
       if (!env || !isDeepStrictEqual(params, current)) {
+        // A path that is no repository is refused before the running env is closed or a sandbox is tried.
+        await checkRepositoryPath(params.path, params.maxRepositoryEntries);
         await closeEnv();
         env = await build(params);
         current = params;
@@ -164,8 +168,10 @@ export function createEnvServer(options: { cwd?: string } = {}): EnvServer {
     toRpcError(error) {
       if (EnvNotReadyError.isInstance(error)) return { code: RPC_ERRORS.notReady, message: `${error.message}: call \`reset\` first.`, data: { name: error.name, code: error.code } };
       if (DebugGymError.isInstance(error)) return { code: RPC_ERRORS.serverError, message: error.message, data: { name: error.name, code: error.code } };
+      // The stack goes to stderr for whoever runs the server; the client (a model's harness) gets the message.
       const failure = error instanceof Error ? error : new Error(String(error));
-      return { code: RPC_ERRORS.internalError, message: `Internal error: ${failure.message}`, data: { name: failure.name, stack: failure.stack } };
+      console.error(failure.stack ?? failure.message);
+      return { code: RPC_ERRORS.internalError, message: `Internal error: ${failure.message}`, data: { name: failure.name } };
     },
     close: closeEnv,
   };

@@ -1,3 +1,5 @@
+import { exceedsDepth } from '@debug-gym/core';
+
 /** JSON-RPC 2.0 error codes. */
 export const RPC_ERRORS = {
   parseError: -32700,
@@ -33,6 +35,9 @@ export class RpcError extends Error {
   }
 }
 
+/** Requests nested deeper than this (objects and arrays) are refused before anything walks them. */
+export const MAX_REQUEST_DEPTH = 64;
+
 export type RpcMethod = (params: unknown) => Promise<unknown>;
 
 export interface RpcDispatcher {
@@ -42,6 +47,27 @@ export interface RpcDispatcher {
 
 function errorResponse(id: RpcId, code: number, message: string, data?: unknown): RpcResponse {
   return { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+function serialize(response: RpcResponse | RpcResponse[]): string {
+  try {
+    return JSON.stringify(response);
+  } catch (error) {
+    // A result that cannot be serialized (a cycle, a RangeError) must not take the server down.
+    const id = Array.isArray(response) ? null : response.id;
+    return JSON.stringify(errorResponse(id, RPC_ERRORS.internalError, `Internal error: the answer could not be serialized (${(error as Error).message}).`));
+  }
+}
+
+/** The answer to a request line longer than the limit (it was dropped unread). */
+export function requestTooLarge(bytes: number, maxBytes: number): string {
+  return JSON.stringify(
+    errorResponse(
+      null,
+      RPC_ERRORS.invalidRequest,
+      `Invalid request: the line is too large (${bytes} bytes; the limit is ${maxBytes} bytes). Send smaller requests, e.g. write a big file in parts.`,
+    ),
+  );
 }
 
 function validId(id: unknown): id is RpcId {
@@ -90,6 +116,10 @@ export function createDispatcher(methods: Readonly<Record<string, RpcMethod>>, o
       } catch (error) {
         return JSON.stringify(errorResponse(null, RPC_ERRORS.parseError, `Parse error: the line is not valid JSON (${(error as Error).message}).`));
       }
+      if (exceedsDepth(message, MAX_REQUEST_DEPTH)) {
+        const id = message && typeof message === 'object' && !Array.isArray(message) ? (message as { id?: unknown }).id : null;
+        return serialize(errorResponse(validId(id) ? id : null, RPC_ERRORS.invalidRequest, `Invalid request: nested too deeply (more than ${MAX_REQUEST_DEPTH} levels of objects and arrays).`));
+      }
       if (Array.isArray(message)) {
         if (message.length === 0) return JSON.stringify(errorResponse(null, RPC_ERRORS.invalidRequest, 'Invalid request: empty batch.'));
         const responses: RpcResponse[] = [];
@@ -97,10 +127,10 @@ export function createDispatcher(methods: Readonly<Record<string, RpcMethod>>, o
           const response = await handleOne(item);
           if (response) responses.push(response);
         }
-        return responses.length === 0 ? null : JSON.stringify(responses);
+        return responses.length === 0 ? null : serialize(responses);
       }
       const response = await handleOne(message);
-      return response ? JSON.stringify(response) : null;
+      return response ? serialize(response) : null;
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Terminal } from '../terminal/index.js';
 import { normalizeOutput, truncateMiddle } from '../text/index.js';
 import { Workspace, formatTree } from '../workspace/index.js';
 import { BreakpointStore } from './breakpoints.js';
+import { checkRepositoryPath } from './repository-path.js';
 import { defaultDebugEntrypoint, normalizeEntrypoint } from './entrypoint.js';
 import type { EnvInfo, TerminationReason } from './env-info.js';
 import { applyPatch, type PatchApplyResult } from '../bench/apply-patch.js';
@@ -60,6 +61,10 @@ export interface RepoEnvOptions {
   evalOnReset?: boolean;
   /** Depth of `info.dirTree`. Default 1. */
   dirTreeDepth?: number;
+  /** `info.dirTree` lists at most this many entries (the rest is summarized in one line). Default 200. */
+  dirTreeMaxEntries?: number;
+  /** `reset` refuses a repository with more files and folders than this. Default 200 000. */
+  maxRepositoryEntries?: number;
   /** Where tool names are resolved from (a config file's folder). Default cwd. */
   pluginsFrom?: string;
 }
@@ -67,6 +72,9 @@ export interface RepoEnvOptions {
 /** Produced by running the tests, not part of the task: hidden from every tool. */
 const TEST_ARTEFACTS = ['__pycache__/', '*.pyc', '.pytest_cache/'];
 const DEFAULT_ENTRYPOINT = 'python -m pytest -sq .';
+const DEFAULT_DIR_TREE_MAX_ENTRIES = 200;
+/** `info.dirTree` stays small whatever the names: it rides along with every step. */
+const DIR_TREE_MAX_CHARS = 16 * 1024;
 const DEFAULT_INSTRUCTIONS =
   "The program doesn't behave as intended. Investigate the repository, figure out the root cause, then edit the code to fix the issue.";
 
@@ -128,6 +136,8 @@ export class RepoEnv implements AsyncDisposable {
 
   /** Fresh working copy, fresh sandbox, tools reset (pdb starts), one test run. */
   async reset(): Promise<EnvInfo> {
+    // Before anything is torn down or started: a bad path leaves the running episode as it was.
+    await checkRepositoryPath(this.options.path, this.options.maxRepositoryEntries);
     this.registry ??= await ToolRegistry.load(this.options.tools ?? [], this.options.pluginsFrom);
     await this.closeTools();
     this.ready = false;
@@ -369,12 +379,15 @@ export class RepoEnv implements AsyncDisposable {
   private async dirTree(): Promise<string> {
     if (this.cachedDirTree !== null) return this.cachedDirTree;
     try {
-      const { root, entries } = await this.workspace.listTree('.', this.options.dirTreeDepth ?? 1);
-      this.cachedDirTree = formatTree(root.absolute, entries);
-      return this.cachedDirTree;
+      const maxEntries = this.options.dirTreeMaxEntries ?? DEFAULT_DIR_TREE_MAX_ENTRIES;
+      const { root, entries, omitted } = await this.workspace.listTree('.', this.options.dirTreeDepth ?? 1, { maxEntries });
+      this.cachedDirTree = formatTree(root.absolute, entries, { omitted, maxChars: DIR_TREE_MAX_CHARS });
     } catch (error) {
-      return `(directory tree unavailable: ${(error as Error).message})`;
+      // A dead sandbox ends the episode through the step itself; here the failure is kept like a tree,
+      // so it is not retried on every step until a tool changes files.
+      this.cachedDirTree = `(directory tree unavailable: ${(error as Error).message})`;
     }
+    return this.cachedDirTree;
   }
 }
 

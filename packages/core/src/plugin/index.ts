@@ -2,4 +2,4 @@ export type { JsonSchemaObject, JsonSchemaProperty, JsonSchemaType } from './jso
 export type { ToolInstance, ToolPluginV1, ToolSchema } from './tool-plugin.js';
 export { assertToolPlugin, defineToolPlugin, isToolPlugin } from './define-tool-plugin.js';
 export { loadToolPlugin, pluginCandidates, type LoadToolPluginOptions, type ToolPackageManifest } from './load-tool-plugin.js';
-export { usage, validateArguments, type ArgumentCheck } from './validate-arguments.js';
+export { MAX_ARGUMENT_DEPTH, exceedsDepth, usage, validateArguments, type ArgumentCheck } from './validate-arguments.js';

@@ -4,6 +4,24 @@ import type { JsonSchemaObject } from './json-schema.js';
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
 const compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();
 
+/** Tool arguments nested deeper than this (objects and arrays) are refused before anything walks them. */
+export const MAX_ARGUMENT_DEPTH = 32;
+
+/**
+ * Whether `value` nests objects/arrays more than `maxDepth` levels. Iterative, so a hostile value
+ * nested thousands of levels deep cannot overflow the stack here (as JSON.stringify would).
+ */
+export function exceedsDepth(value: unknown, maxDepth: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
+    if (current === null || typeof current !== 'object') continue;
+    if (depth + 1 > maxDepth) return true;
+    for (const child of Object.values(current)) if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
 
 /**
@@ -24,6 +42,9 @@ export function validateArguments(toolName: string, schema: JsonSchemaObject, ra
     }
   }
   if (input === undefined || input === null) input = {};
+  if (exceedsDepth(input, MAX_ARGUMENT_DEPTH)) {
+    return { ok: false, message: `Invalid arguments for tool \`${toolName}\`: they are nested too deeply (more than ${MAX_ARGUMENT_DEPTH} levels). ${usage(toolName, schema)}` };
+  }
   if (typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, message: `Invalid arguments for tool \`${toolName}\`: expected an object of named arguments. ${usage(toolName, schema)}` };
   }

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import {
   BinaryFileError,
+  FileTooLargeError,
   NotADirectoryError,
   NotAFileError,
   PathNotFoundError,
@@ -10,6 +11,7 @@ import {
 } from '../errors/index.js';
 import type { DirEntry, Terminal } from '../terminal/index.js';
 import { IGNORE_FILE, PathRules, READONLY_FILE, parseRulesFile } from './path-rules.js';
+import { walkTree } from './walk-tree.js';
 
 export interface ResolvedPath {
   /** Absolute path inside the sandbox. */
@@ -25,11 +27,25 @@ export interface TreeEntry extends DirEntry {
   readonly: boolean;
 }
 
+/** Bytes `readText` reads at most when the caller sets no cap. */
+export const DEFAULT_MAX_READ_BYTES = 8 * 1024 * 1024;
+/** `.debugignore` / `.debugreadonly` are read with this cap (they are read at reset, from the pristine copy). */
+const MAX_RULES_FILE_BYTES = 1024 * 1024;
+
 export interface WorkspaceRulesOptions {
   /** Extra hidden paths (gitignore syntax), on top of `.debugignore`. */
   ignorePatterns?: readonly string[];
   /** Extra read-only paths (gitignore syntax), on top of `.debugreadonly`. */
   readonlyPatterns?: readonly string[];
+  /** Cap of `readText` when the caller gives none. Default 8 MiB. */
+  maxReadBytes?: number;
+}
+
+export interface TreeListing {
+  root: ResolvedPath;
+  entries: TreeEntry[];
+  /** Visible entries left out because the listing reached `maxEntries` (counted in the folders already read). */
+  omitted: number;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -108,11 +124,15 @@ export class Workspace {
     return relative;
   }
 
-  /** Read a visible text file. Refuses directories, binary and non-UTF-8 files with a clear message. */
-  async readText(path: string): Promise<ResolvedPath & { text: string }> {
+  /**
+   * Read a visible text file. Refuses directories, binary and non-UTF-8 files, and files larger than
+   * `maxBytes` (FileTooLargeError, checked before reading), with a clear message.
+   */
+  async readText(path: string, options: { maxBytes?: number } = {}): Promise<ResolvedPath & { text: string }> {
     const resolved = await this.resolveExisting(path);
     if (resolved.type === 'directory') throw new NotAFileError(path, 'directory');
-    const bytes = await this.terminal.readFile(resolved.absolute);
+    const maxBytes = options.maxBytes ?? this.options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
+    const bytes = await this.readCapped(path, resolved.absolute, maxBytes);
     if (bytes.includes(0)) throw new BinaryFileError(path);
     let text: string;
     try {
@@ -170,35 +190,39 @@ export class Workspace {
     return resolved;
   }
 
-  /** Visible entries below `path`, depth-first, sorted by name, at most `depth` levels deep. */
-  async listTree(path: string, depth: number): Promise<{ root: ResolvedPath; entries: TreeEntry[] }> {
+  /**
+   * Visible entries below `path`, depth-first, sorted by name, at most `depth` levels deep and at
+   * most `maxEntries` of them; once full, no further folder is read and the rest is only counted.
+   */
+  async listTree(path: string, depth: number, options: { maxEntries?: number } = {}): Promise<TreeListing> {
     const root = await this.resolveExisting(path);
     if (root.type !== 'directory') throw new NotADirectoryError(path);
+    const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
     const entries: TreeEntry[] = [];
-    await this.walk(root.absolute, root.relative, 1, depth, entries);
-    return { root, entries };
+    let omitted = 0;
+    const walk = walkTree((dir) => this.terminal.readDir(dir), root, {
+      maxDepth: depth,
+      skip: (entry) => this.rules.isIgnored(entry.relative, entry.type === 'directory'),
+      descend: () => entries.length < maxEntries,
+    });
+    for await (const entry of walk) {
+      if (entries.length >= maxEntries) {
+        omitted += 1;
+        continue;
+      }
+      entries.push({ name: entry.name, type: entry.type, executable: entry.executable, relative: entry.relative, depth: entry.depth, readonly: this.rules.isReadonly(entry.relative) });
+    }
+    return { root, entries, omitted };
   }
 
-  private async walk(absolute: string, relative: string, level: number, depth: number, out: TreeEntry[]): Promise<void> {
-    const children = (await this.terminal.readDir(absolute)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const visible: TreeEntry[] = [];
-    for (const child of children) {
-      const childRelative = relative === '' ? child.name : `${relative}/${child.name}`;
-      if (this.rules.isIgnored(childRelative, child.type === 'directory')) continue;
-      visible.push({ ...child, relative: childRelative, depth: level, readonly: this.rules.isReadonly(childRelative) });
+  /** `terminal.readFile` with a cap; a file over it is reported under the path the agent gave. */
+  private async readCapped(path: string, absolute: string, maxBytes: number): Promise<Uint8Array> {
+    try {
+      return await this.terminal.readFile(absolute, { maxBytes });
+    } catch (error) {
+      if (FileTooLargeError.isInstance(error)) throw new FileTooLargeError(path, error.size, maxBytes);
+      throw error;
     }
-    if (level >= depth) {
-      out.push(...visible);
-      return;
-    }
-    const subtrees = await Promise.all(
-      visible.map(async (entry) => {
-        const below: TreeEntry[] = [];
-        if (entry.type === 'directory') await this.walk(posix.join(absolute, entry.name), entry.relative, level + 1, depth, below);
-        return below;
-      }),
-    );
-    visible.forEach((entry, index) => out.push(entry, ...(subtrees[index] ?? [])));
   }
 
   private hiddenOnTheWay(relative: string, isDirectory: boolean): boolean {
@@ -219,8 +243,10 @@ export class Workspace {
 
   private async readRaw(relative: string): Promise<string> {
     try {
-      return Buffer.from(await this.terminal.readFile(posix.join(this.workdir, relative))).toString('utf8');
-    } catch {
+      return Buffer.from(await this.terminal.readFile(posix.join(this.workdir, relative), { maxBytes: MAX_RULES_FILE_BYTES })).toString('utf8');
+    } catch (error) {
+      // Ignoring an oversized rules file would reveal what it hides: refuse the reset instead.
+      if (FileTooLargeError.isInstance(error)) throw error;
       return '';
     }
   }
