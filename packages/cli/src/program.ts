@@ -73,6 +73,7 @@ export function createProgram(handlers: Partial<CommandHandlers> = {}): Command 
     .option('--solutions <dir>', 'folder of known fixes for --agent solution (mini-nightmare: <task>.patch)')
     .option('--tools <names>', 'tools of the env (comma-separated; default: the agent\'s)')
     .option('--max-steps <n>', 'steps per episode', positiveInt)
+    .option('--no-fresh-grading', "record each episode's own score instead of re-grading its final change in a fresh sandbox")
     .option('--run-id <id>', 'name of the run folder (default <benchmark>_<agent>_<llm>); the same id resumes')
     .option('--force', 're-run tasks that finished in an earlier launch of the same run')
     .addOption(paramsOption())

@@ -68,6 +68,15 @@ describe('debug-gym bench', () => {
     expect(capture.stdout()).toMatch(/PARTIAL: this is not a full mini-nightmare score: the mini-nightmare data is partial \(2 of 10 tasks/);
   });
 
+  test('--no-fresh-grading records the episode\'s own score; by default the final change is graded again', async () => {
+    const options = { agent: 'solution', dataPath: sharedDataPath('mini_nightmare'), tasks: 'purr', terminal: 'local' as const, params: [`terminal.python=${testPython}`], handleSigint: false };
+    const graded = await benchCommand('mini-nightmare', { ...options, out: testdir({}), io: captureIo().io });
+    expect(graded.tasks[0]).toMatchObject({ status: 'resolved', grading: { inEpisodeResolved: true, disagrees: false } });
+    const ungraded = await benchCommand('mini-nightmare', { ...options, out: testdir({}), io: captureIo().io, freshGrading: false });
+    expect(ungraded.tasks[0]).toMatchObject({ status: 'resolved' });
+    expect(ungraded.tasks[0]?.grading).toBeUndefined();
+  });
+
   describe.each(backends)('mini-nightmare with the solution agent on $name', ({ name }) => {
     test('resolves every task except pandas_dataframe, reported as needing the network', async () => {
       const out = testdir({});

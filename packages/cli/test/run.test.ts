@@ -138,6 +138,9 @@ describe('runs over a benchmark', () => {
     const ungraded = await executeRun({ config: benchConfig({ run_id: 'again' }), benchmark, io: captureIo().io, handleSigint: false, freshGrading: false });
     expect(ungraded.tasks[0]).toMatchObject({ status: 'resolved' });
     expect(ungraded.tasks[0]?.grading).toBeUndefined();
+    const configured = await executeRun({ config: benchConfig({ run_id: 'configured', fresh_grading: false }), benchmark, io: captureIo().io, handleSigint: false });
+    expect(configured.tasks[0]).toMatchObject({ status: 'resolved' });
+    expect(configured.tasks[0]?.grading).toBeUndefined();
   });
 
   test('a partial dataset and a --tasks subset are reported as such, never as the benchmark score', async () => {

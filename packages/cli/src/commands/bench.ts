@@ -44,6 +44,9 @@ export async function benchCommand(name: string, options: BenchCommandOptions = 
   if (options.solutions) base.solutions_dir = options.solutions;
   if (options.tools) base.tools = options.tools.split(',').map((tool) => tool.trim()).filter(Boolean);
   if (options.maxSteps !== undefined) base.max_steps = options.maxSteps;
+  if (options.freshGrading === false) base.fresh_grading = false;
   const config = resolveRunConfig({ base }, { agent, overrides: options.params ?? [], source: `bench ${name}` });
-  return executeRun({ ...options, config });
+  // The flag only ever turns grading off; left on, the config (`fresh_grading`, `-p`) decides.
+  const { freshGrading: _flag, ...rest } = options;
+  return executeRun({ ...rest, config });
 }

@@ -78,6 +78,8 @@ export const sectionSchema = z.strictObject({
   max_history_steps: positiveInt.nullable().optional(),
   max_eval_chars: positiveInt.optional(),
   workers: positiveInt.optional(),
+  /** Grade each benchmark episode's final change again in a fresh sandbox (default: on for benchmarks). */
+  fresh_grading: z.boolean().optional(),
 });
 
 export type ConfigSection = z.infer<typeof sectionSchema>;

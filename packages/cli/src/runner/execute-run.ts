@@ -132,7 +132,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
     terminalType,
     ...(options.configDir ? { pluginsFrom: options.configDir } : {}),
     storedConfig: redactSecrets(config as unknown as Record<string, unknown>),
-    freshGrading: options.freshGrading ?? dataset !== null,
+    freshGrading: options.freshGrading ?? config.fresh_grading ?? dataset !== null,
   };
   let outcome;
   try {
