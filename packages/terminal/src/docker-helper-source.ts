@@ -105,7 +105,16 @@ def op_write(req):
     if parent:
         os.makedirs(parent, exist_ok=True)
     data = base64.b64decode(req.get("data") or "")
-    with open(path, "wb") as handle:
+    flags = os.O_WRONLY | os.O_NONBLOCK  # NONBLOCK: a FIFO without a reader fails instead of hanging
+    try:
+        fd = os.open(path, flags | os.O_TRUNC)
+    except FileNotFoundError:
+        try:
+            # O_EXCL: never create a file through a dangling symlink (it may lead out of the working copy).
+            fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            raise OSError(errno.ENOENT, "Dangling symlink: its target does not exist", path)
+    with os.fdopen(fd, "wb") as handle:
         handle.write(data)
     return {}
 
