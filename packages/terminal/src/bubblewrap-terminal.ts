@@ -244,7 +244,10 @@ export class BubblewrapTerminal implements Terminal {
     await this.fileCall('remove', path, { keepRoot: this.resolve(path) === this.workdirPath });
   }
 
-  /** Copy a host directory's contents in (through the helper: nothing of the host is mounted). */
+  /**
+   * Copy a host directory's contents in (through the helper: nothing of the host is mounted), owned
+   * by the sandbox user and writable by it even where the host copy is read-only.
+   */
   async copyIn(hostDir: string, targetDir?: string): Promise<void> {
     const jail = this.requireJail();
     const source = await lstat(hostDir).catch(() => undefined);
@@ -253,7 +256,7 @@ export class BubblewrapTerminal implements Terminal {
     const target = this.resolve(targetDir ?? this.workdirPath);
     await this.fileCall('mkdir', target);
     const owner = { uid: Number(jail.info?.uid ?? 0), gid: Number(jail.info?.gid ?? 0) };
-    const archive = (await archiveBytes(packDirectory(hostDir, owner), Number.MAX_SAFE_INTEGER)) as Buffer;
+    const archive = (await archiveBytes(packDirectory(hostDir, owner, { ownerWritable: true }), Number.MAX_SAFE_INTEGER)) as Buffer;
     await this.fileCall('untar', target, { data: archive.toString('base64') });
   }
 

@@ -53,6 +53,25 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
       }
     });
 
+    it('copies a repository in as the sandbox user, writable even where it is read-only on disk', async () => {
+      const repo = await mkdtemp(join(scratch, 'repo-'));
+      await mkdir(join(repo, 'pkg'));
+      await writeFile(join(repo, 'pkg', 'frozen.py'), 'x = 1\n', { mode: 0o444 });
+      await chmod(join(repo, 'pkg'), 0o555);
+      await chmod(repo, 0o755);
+      const term = new BubblewrapTerminal();
+      try {
+        await term.start();
+        await term.copyIn(repo);
+        await term.writeFile('pkg/frozen.py', 'x = 2\n');
+        await term.writeFile('pkg/new.py', 'y = 1\n');
+        expect(await term.run('cat pkg/frozen.py pkg/new.py; stat -c %a pkg/frozen.py')).toMatchObject({ exitCode: 0, output: 'x = 2\ny = 1\n644\n' });
+      } finally {
+        await term.close();
+        await chmod(join(repo, 'pkg'), 0o755);
+      }
+    });
+
     it('fails start() loudly when the sandbox cannot run its helper', async () => {
       const fake = join(scratch, 'bin', 'fake-python'); // its "prefix" (the parent of bin/) is shown in the jail
       await mkdir(dirname(fake));
