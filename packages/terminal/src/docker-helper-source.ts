@@ -498,7 +498,9 @@ def main():
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     set_process_name()
     ensure_localhost()
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # Ignored (children get the default back, subprocess restores it): a command that exits without
+    # reading its input must not kill the helper feeding it.
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     send({"id": 0, "ok": True, "ready": True, "python": "%d.%d.%d" % sys.version_info[:3], "pid": os.getpid(),
           "uid": os.getuid(), "gid": os.getgid(), "shell": SHELL})
     while True:

@@ -72,6 +72,19 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
       }
     });
 
+    it('survives a command that exits without reading its input', async () => {
+      const term = new BubblewrapTerminal();
+      await term.start();
+      try {
+        for (let i = 0; i < 5; i++) {
+          expect(await term.run('exit 3', { input: 'x'.repeat(4 * MiB) })).toMatchObject({ exitCode: 3 });
+        }
+        expect(await term.run('yes | head -c 3; echo')).toMatchObject({ exitCode: 0, output: 'y\ny\n' });
+      } finally {
+        await term.close();
+      }
+    });
+
     it('fails start() loudly when the sandbox cannot run its helper', async () => {
       const fake = join(scratch, 'bin', 'fake-python'); // its "prefix" (the parent of bin/) is shown in the jail
       await mkdir(dirname(fake));
