@@ -18,7 +18,14 @@ import type {
   TerminalOptions,
   TerminalSession,
 } from '@debug-gym/core';
-import { FileTooLargeError, NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
+import {
+  FileTooLargeError,
+  NotADirectoryError,
+  PathNotFoundError,
+  SandboxUnavailableError,
+  TerminalNotStartedError,
+  WorkspaceError,
+} from '@debug-gym/core';
 import { BubblewrapJail } from './bubblewrap-jail.js';
 import { bubblewrapLayout } from './bubblewrap-layout.js';
 import { warnLimitsOnce } from './bubblewrap-limits.js';
@@ -59,6 +66,8 @@ export const DEFAULT_WORKDIR_SIZE = 1024 * MiB;
 export const DEFAULT_TMP_SIZE = 512 * MiB;
 export const DEFAULT_SHM_SIZE = 64 * MiB;
 const DEFAULT_WORKDIR = '/workspace';
+/** The archive travels as one base64 request line: far below V8's longest string. */
+const MAX_COPY_IN_BYTES = 256 * MiB;
 const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const SANDBOX_HOME = '/tmp';
@@ -256,7 +265,14 @@ export class BubblewrapTerminal implements Terminal {
     const target = this.resolve(targetDir ?? this.workdirPath);
     await this.fileCall('mkdir', target);
     const owner = { uid: Number(jail.info?.uid ?? 0), gid: Number(jail.info?.gid ?? 0) };
-    const archive = (await archiveBytes(packDirectory(hostDir, owner, { ownerWritable: true }), Number.MAX_SAFE_INTEGER)) as Buffer;
+    const archive = await archiveBytes(packDirectory(hostDir, owner, { ownerWritable: true }), MAX_COPY_IN_BYTES);
+    if (!archive) {
+      throw new WorkspaceError(
+        'DG_WORKSPACE_IO',
+        `\`${hostDir}\` is too large to copy into the bubblewrap sandbox (more than ${MAX_COPY_IN_BYTES / MiB} MiB as a tar): ` +
+          'leave out build output and large data, or use the docker terminal.',
+      );
+    }
     await this.fileCall('untar', target, { data: archive.toString('base64') });
   }
 

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxUnavailableError, UnrecoverableTerminalError } from '@debug-gym/core';
+import { SandboxUnavailableError, UnrecoverableTerminalError, WorkspaceError } from '@debug-gym/core';
 import { BubblewrapTerminal } from '../src/bubblewrap-terminal.js';
 import { checkBubblewrap } from '../src/bubblewrap-probe.js';
 import { describeTerminalConformance } from './conformance.js';
@@ -69,6 +69,23 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
       } finally {
         await term.close();
         await chmod(join(repo, 'pkg'), 0o755);
+      }
+    });
+
+    it('refuses to copy in a repository too large for one request, with a typed error', async () => {
+      const repo = await mkdtemp(join(scratch, 'huge-'));
+      await writeFile(join(repo, 'sparse.bin'), '');
+      await truncate(join(repo, 'sparse.bin'), 300 * MiB); // sparse: no disk used
+      const term = new BubblewrapTerminal();
+      try {
+        await term.start();
+        const error = await term.copyIn(repo).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(WorkspaceError);
+        expect((error as Error).message).toMatch(/too large to copy into the bubblewrap sandbox/);
+        expect((await term.run('echo usable')).output).toBe('usable\n');
+      } finally {
+        await term.close();
+        await rm(repo, { recursive: true, force: true });
       }
     });
 
