@@ -82,7 +82,6 @@ export class BubblewrapJail {
       helper.stderr(chunk);
       jail.stderrTail = (jail.stderrTail + chunk.toString('utf8')).slice(-2000);
     });
-    child.once('exit', () => jail.onExit());
     helper.sendSource();
     const timer = setTimeout(() => helper.close(), HELPER_START_TIMEOUT_MS);
     try {
@@ -117,7 +116,10 @@ export class BubblewrapJail {
     }
   }
 
-  /** The error for a helper that went away: the jail is dead (TerminalNotStartedError once closed). */
+  /**
+   * The error for a helper that went away: the jail is dead (its PID namespace ends with the helper),
+   * and so is everything in it. TerminalNotStartedError once closed.
+   */
   async lost(cause: Error): Promise<Error> {
     if (this.closed) return new TerminalNotStartedError(KIND);
     this.child.kill('SIGKILL');
@@ -138,15 +140,6 @@ export class BubblewrapJail {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), CLOSE_GRACE_MS);
     await this.exited;
     clearTimeout(timer);
-  }
-
-  private onExit(): void {
-    if (!this.closed && !this.deadReason) this.markDead(`The bubblewrap sandbox ended unexpectedly (bwrap ${this.exitDetail}). Reset to start a fresh sandbox.`);
-  }
-
-  private markDead(reason: string): void {
-    this.deadReason ??= reason;
-    this.detachSessions();
   }
 
   private detachSessions(): void {
