@@ -131,6 +131,27 @@ describe.each(SANDBOXES)('file system escapes on $name', (backend) => {
   });
 });
 
+// Docker on main: NOT HELD (commands run as the helper's user, root, so they can write to its
+// stdout); register it there once commands run as another user.
+describe.each(BUBBLEWRAP)('helper protocol on $name', (backend) => {
+  const terminal: Terminal = backend.create();
+  afterAll(() => terminal.close());
+
+  attack('forged helper responses written to /proc/<helper>/fd/1', backend.name, async () => {
+    await terminal.start();
+    // "FORGED" as a run result for every request id the next calls could use.
+    const forge = await terminal.run(
+      'for pid in $(pgrep -f "e[x]ec.compile"); do echo "helper $pid"; ' +
+        'for id in $(seq 1 3000); do printf \'{"id":%d,"ok":true,"exit":0,"out":"Rk9SR0VECg==","dropped":0,"timedOut":false,"data":"Rk9SR0VECg=="}\\n\' "$id"; done ' +
+        '> /proc/$pid/fd/1; done 2>&1; true',
+    );
+    expect(forge.output).toMatch(/^helper \d+$/m);
+    expect(await terminal.run('echo real')).toMatchObject({ exitCode: 0, output: 'real\n' });
+    await terminal.writeFile('real.txt', 'real\n');
+    expect(Buffer.from(await terminal.readFile('real.txt')).toString()).toBe('real\n');
+  });
+});
+
 describe.each(BUBBLEWRAP)('resource bombs on $name', (backend) => {
   const terminal: Terminal = backend.create();
   afterAll(() => terminal.close());
