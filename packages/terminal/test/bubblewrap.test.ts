@@ -175,19 +175,23 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
         { env: { ...process.env, TMPDIR: ownerTmp }, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('READY')) resolve();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          let out = '';
+          child.stdout!.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            if (out.includes('READY')) resolve();
+          });
+          child.once('exit', (code) => reject(new Error(`owner exited early (${String(code)}): ${out}`)));
         });
-        child.once('exit', (code) => reject(new Error(`owner exited early (${String(code)}): ${out}`)));
-      });
-      expect(processesMatching(`sleep ${seconds}`)).toHaveLength(1);
-      child.kill('SIGKILL');
-      await exited;
-      expect(await processesLeft(`sleep ${seconds}`)).toEqual([]);
-      expect(await sandboxDirs(ownerTmp)).toEqual([]); // the dead owner's lease stays for gc
+        expect(processesMatching(`sleep ${seconds}`)).toHaveLength(1);
+        child.kill('SIGKILL');
+        await exited;
+        expect(await processesLeft(`sleep ${seconds}`)).toEqual([]);
+        expect(await sandboxDirs(ownerTmp)).toEqual([]); // the dead owner's lease stays for gc
+      } finally {
+        child.kill('SIGKILL'); // also when an assertion failed before the kill under test
+      }
     }, 60_000);
   });
 });

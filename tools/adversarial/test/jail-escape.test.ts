@@ -3,7 +3,7 @@
  * between a path check and its use, a write through a dangling symlink, tmpfs and memory bombs, and
  * the owner SIGKILLed mid-episode. The agent runs arbitrary code as the sandbox user.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -196,23 +196,25 @@ describe.each(SANDBOXES)('owner killed on $name', (backend) => {
     const viteNode = join(dirname(createRequire(require.resolve('vitest/package.json')).resolve('vite-node/package.json')), 'vite-node.mjs');
     const ownerTmp = await mkdtemp(join(tmpdir(), 'jail-owner-'));
     const seconds = `8${randomInt(100_000, 999_999)}`;
+    let child: ChildProcess | undefined;
     try {
-      const child = spawn(
+      const owner = spawn(
         process.execPath,
         [viteNode, '--config', join(here, '..', 'vitest.config.ts'), join(here, 'fixtures', 'jail-owner.ts'), backend.name, seconds],
         { env: { ...process.env, TMPDIR: ownerTmp }, stdio: ['ignore', 'pipe', 'inherit'] },
       );
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child = owner;
+      const exited = new Promise((resolve) => owner.once('exit', resolve));
       await new Promise<void>((resolve, reject) => {
         let out = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
+        owner.stdout!.on('data', (chunk: Buffer) => {
           out += chunk.toString();
           if (out.includes('READY')) resolve();
         });
-        child.once('exit', (code) => reject(new Error(`the owner exited early (${String(code)}): ${out}`)));
+        owner.once('exit', (code) => reject(new Error(`the owner exited early (${String(code)}): ${out}`)));
       });
       expect(processesMatching(`sleep ${seconds}`).length).toBeGreaterThan(0);
-      child.kill('SIGKILL');
+      owner.kill('SIGKILL');
       await exited;
       // Leases (debug-gym-leases-*) name what a dead owner held, for gc: they are not sandbox files.
       expect((await readdir(ownerTmp)).filter((name) => !name.startsWith('debug-gym-leases'))).toEqual([]);
@@ -220,6 +222,7 @@ describe.each(SANDBOXES)('owner killed on $name', (backend) => {
       for (let i = 0; i < 20 && processesMatching(`sleep ${seconds}`).length > 0; i++) await processesLeft(`sleep ${seconds}`);
       expect(processesMatching(`sleep ${seconds}`)).toEqual([]);
     } finally {
+      child?.kill('SIGKILL'); // also when an assertion failed before the kill under test
       await rm(ownerTmp, { recursive: true, force: true });
     }
   }, 120_000);
