@@ -1,75 +1,72 @@
 import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { posix } from 'node:path';
-import type { Mount } from './path-resolver.js';
 
 /** Top-level host directories every sandbox sees read-only (when they exist). */
 const SYSTEM_DIRS = ['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'etc', 'opt', 'nix'];
 
 export interface LayoutInput {
+  /** Working copy inside the jail (a sized tmpfs). */
   workdir: string;
-  /** Host directory mounted as the sandbox's /tmp. */
-  scratch: string;
   /** Further host paths to show read-only (the Python's prefixes, user-configured paths). */
   readOnly: string[];
-}
-
-export interface Layout {
-  /** bwrap arguments that build the file system. */
-  args: string[];
-  mounts: Mount[];
-  /** Symlinks in the sandbox's root (`/bin` → `usr/bin` on merged-/usr systems). */
-  symlinks: Map<string, string>;
+  /** Sizes of the jail's writable tmpfs mounts, in bytes. */
+  sizes: { workdir: number; tmp: number; shm: number };
 }
 
 /**
- * The sandbox's file system: system directories read-only, the user's home and everything else
- * hidden, a private /tmp, the working copy writable. Later mounts win, so the order matters.
+ * bwrap arguments that build the jail's file system: system directories read-only, the user's home
+ * and everything else hidden, and only memory-backed mounts of a fixed size writable (the working
+ * copy, /tmp, /dev/shm), so nothing the sandbox writes reaches the host's disk or outlives the jail.
+ * Later mounts win, so the order matters.
  */
-export function bubblewrapLayout(input: LayoutInput): Layout {
+export function bubblewrapLayout(input: LayoutInput): string[] {
   const args: string[] = [];
-  const mounts: Mount[] = [];
-  const symlinks = new Map<string, string>();
+  const shown: string[] = [];
+  const symlinks: string[] = [];
   for (const name of SYSTEM_DIRS) {
     const path = `/${name}`;
     const stats = lstatSync(path, { throwIfNoEntry: false });
     if (stats?.isSymbolicLink()) {
-      const target = readlinkSync(path);
-      args.push('--symlink', target, path);
-      symlinks.set(path, target);
+      args.push('--symlink', readlinkSync(path), path);
+      symlinks.push(path);
     } else if (stats?.isDirectory()) {
       args.push('--ro-bind', path, path);
-      mounts.push({ inside: path, host: path, writable: false });
+      shown.push(path);
     }
   }
-  args.push('--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--tmpfs', '/dev/shm');
-  args.push('--bind', input.scratch, '/tmp');
-  mounts.push({ inside: '/tmp', host: input.scratch, writable: true });
+  args.push('--dev', '/dev', '--proc', '/proc');
+  args.push(...sizedTmpfs('/dev/shm', input.sizes.shm, '1777'), ...sizedTmpfs('/tmp', input.sizes.tmp, '1777'));
 
-  const made = new Set<string>(['/']);
-  // Exists in the sandbox already (so bwrap need not create it).
-  const visible = (path: string): boolean => made.has(path) || symlinks.has(path) || mounts.some((m) => isWithin(path, m.inside));
+  const made = new Set<string>(['/', '/tmp', '/dev']);
   // Shows the same content as on the host.
-  const covered = (path: string): boolean =>
-    [...symlinks.keys()].some((link) => isWithin(path, link)) ||
-    mounts.some((m) => m.host === m.inside && isWithin(path, m.inside));
-  const bind = (option: string, path: string, writable: boolean): void => {
+  const covered = (path: string): boolean => [...symlinks, ...shown].some((dir) => isWithin(path, dir));
+  const makeParents = (path: string): void => {
     for (const dir of ancestors(path)) {
-      if (visible(dir)) continue;
+      if (made.has(dir) || covered(dir)) continue;
       args.push('--perms', '0755', '--dir', dir);
       made.add(dir);
     }
-    args.push(option, path, path);
-    mounts.push({ inside: path, host: path, writable });
   };
   for (const path of dedupe(input.readOnly)) {
-    if (!covered(path) && !isWithin(path, input.workdir) && existsSync(path)) bind('--ro-bind', path, false);
+    // Never over (or above) the jail's own mounts: that would show the host's /tmp, or hide the working copy.
+    const hides = [input.workdir, '/tmp', '/dev', '/proc'].some((own) => isWithin(own, path) || isWithin(path, own) && own !== '/tmp');
+    if (hides || covered(path) || !existsSync(path)) continue;
+    makeParents(path);
+    args.push('--ro-bind', path, path);
+    shown.push(path);
   }
-  bind('--bind', input.workdir, true);
-  return { args, mounts, symlinks };
+  makeParents(input.workdir);
+  // World-writable: as root the jail's processes run as a random uid, which cannot own the mount.
+  args.push(...sizedTmpfs(input.workdir, input.sizes.workdir, '0777'));
+  return args;
+}
+
+function sizedTmpfs(path: string, bytes: number, mode: string): string[] {
+  return ['--perms', mode, '--size', String(Math.floor(bytes)), '--tmpfs', path];
 }
 
 function isWithin(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(`${dir}/`);
+  return dir === '/' || path === dir || path.startsWith(`${dir}/`);
 }
 
 /** Parents of `path`, outermost first, without `/` and `path` itself. */

@@ -1,33 +1,77 @@
+/**
+ * Bubblewrap backend: one long-lived jail per `start()` (see bubblewrap-jail.ts), driven by the
+ * in-sandbox helper exactly like the Docker backend: commands, sessions and file operations all
+ * run inside the jail. The Terminal API lives here.
+ */
 import { randomInt } from 'node:crypto';
-import { chmod, chown, mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { TerminalOptions } from '@debug-gym/core';
-import { type Layout, bubblewrapLayout } from './bubblewrap-layout.js';
+import { lstat } from 'node:fs/promises';
+import { posix } from 'node:path';
+import type {
+  DirEntry,
+  FileStat,
+  FileType,
+  ReadFileOptions,
+  RunOptions,
+  RunResult,
+  SessionOptions,
+  Terminal,
+  TerminalOptions,
+  TerminalSession,
+} from '@debug-gym/core';
+import {
+  FileTooLargeError,
+  NotADirectoryError,
+  PathNotFoundError,
+  SandboxUnavailableError,
+  TerminalNotStartedError,
+  WorkspaceError,
+} from '@debug-gym/core';
+import { BubblewrapJail } from './bubblewrap-jail.js';
+import { bubblewrapLayout } from './bubblewrap-layout.js';
+import { warnLimitsOnce } from './bubblewrap-limits.js';
 import { isRoot, requireBubblewrap } from './bubblewrap-probe.js';
-import { type FileOwner, HostFiles } from './host-files.js';
-import { HostTerminal, type LaunchRequest } from './host-terminal.js';
-import { MountPathResolver } from './path-resolver.js';
-import { pythonHostPaths } from './python-paths.js';
-import type { ProcessSpec } from './run-process.js';
-import { sandboxEnv } from './sandbox-env.js';
-import { shellArgv } from './shell-launch.js';
+import { fileOpError } from './docker-file-errors.js';
+import { HelperLostError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
+import { helperRunResult, runFailure } from './docker-run-result.js';
+import { sweepStaleLeases } from './gc.js';
+import { Lease } from './leases.js';
+import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
+import { archiveBytes, packDirectory } from './docker-tar.js';
+import { pythonBinDirs, pythonInstall } from './python-paths.js';
+import { SANDBOX_FIXED_ENV, sandboxEnv } from './sandbox-env.js';
 
 export interface BubblewrapTerminalOptions extends TerminalOptions {
   /** The bwrap binary (default `bwrap` on PATH). */
   bwrapPath?: string;
   /** Processes and threads the sandbox may have at once (RLIMIT_NPROC, default 1024): stops fork bombs. */
   maxProcesses?: number;
-  /** Address-space limit per process in bytes (RLIMIT_AS; default none). */
+  /** Address-space limit of every process in the sandbox, in bytes (RLIMIT_AS, default 2 GiB). */
   maxMemoryBytes?: number;
+  /** Size of the working copy (a tmpfs in memory; default 1 GiB). */
+  workdirSizeBytes?: number;
+  /** Size of the sandbox's /tmp (a tmpfs in memory; default 512 MiB). */
+  tmpSizeBytes?: number;
+  /** Size of the sandbox's /dev/shm (a tmpfs in memory; default 64 MiB). */
+  shmSizeBytes?: number;
+  /** Working copy inside the sandbox (default `/workspace`). */
+  workdir?: string;
   /** Extra host paths to show read-only inside the sandbox (e.g. a virtualenv under your home). */
   readOnlyPaths?: string[];
-  /** When running as root: the uid (and gid) commands run as (default: a random one per start()). */
+  /** When running as root: the uid (and gid) the sandbox runs as (default: a random one per start()). */
   uid?: number;
 }
 
+const MiB = 1024 * 1024;
 export const DEFAULT_MAX_PROCESSES = 1024;
-const SANDBOX_SHELL = '/bin/bash';
+export const DEFAULT_MAX_MEMORY_BYTES = 2048 * MiB;
+export const DEFAULT_WORKDIR_SIZE = 1024 * MiB;
+export const DEFAULT_TMP_SIZE = 512 * MiB;
+export const DEFAULT_SHM_SIZE = 64 * MiB;
+const DEFAULT_WORKDIR = '/workspace';
+/** The archive travels as one base64 request line: far below V8's longest string. */
+const MAX_COPY_IN_BYTES = 256 * MiB;
+const DEFAULT_TIMEOUT_MS = 300_000;
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const SANDBOX_HOME = '/tmp';
 
 /** Unnamed ids far above real users and subuid ranges, so each sandbox gets its own process budget. */
@@ -35,83 +79,252 @@ function randomUid(): number {
   return randomInt(1_000_000_000, 2_000_000_000);
 }
 
-interface Sandbox {
-  scratch: string;
-  layout: Layout;
-  owner: FileOwner | undefined;
-  setpriv: string | undefined;
-}
-
 /**
- * Every command and session runs in a fresh bubblewrap sandbox: no network, own PID/IPC/UTS
- * namespaces, system directories read-only, home and the rest of the host hidden, only the
- * working copy and a private /tmp writable, a process limit. As root, commands run as a random
- * unprivileged uid (RLIMIT_NPROC does not apply to root). File methods work on the host directory
- * (same path inside and out), resolving symlinks the way the sandbox sees them.
+ * No network, own PID/IPC/UTS (and user, when not root) namespaces, system directories read-only,
+ * home and the rest of the host hidden; only the working copy, /tmp and /dev/shm are writable,
+ * each a tmpfs of a fixed size. As root, everything inside runs as a random unprivileged uid.
  */
-export class BubblewrapTerminal extends HostTerminal {
+export class BubblewrapTerminal implements Terminal {
   readonly kind = 'bubblewrap';
-  private readonly bwrapPath: string;
-  private sandbox: Sandbox | undefined;
+  readonly python: string;
+  private readonly workdirPath: string;
+  private readonly defaultTimeoutMs: number;
+  private readonly maxOutputBytes: number;
+  private jail: BubblewrapJail | undefined;
+  private lease: Lease | undefined;
 
-  constructor(private readonly bwrapOptions: BubblewrapTerminalOptions = {}) {
-    super(bwrapOptions);
-    this.bwrapPath = bwrapOptions.bwrapPath ?? 'bwrap';
-  }
-
-  protected async prepare(workdir: string): Promise<HostFiles> {
-    const status = await requireBubblewrap(this.bwrapPath);
-    const scratch = await realpath(await mkdtemp(join(tmpdir(), 'debug-gym-tmp-')));
-    this.lease?.addDir(scratch);
-    this.sandbox = { scratch, layout: { args: [], mounts: [], symlinks: new Map() }, owner: undefined, setpriv: status.setpriv };
-    await chmod(scratch, 0o1777);
-    const uid = this.bwrapOptions.uid ?? randomUid();
-    const owner = isRoot() ? { uid, gid: uid } : undefined;
-    if (owner) {
-      await chown(workdir, owner.uid, owner.gid);
-      await chown(scratch, owner.uid, owner.gid);
+  constructor(private readonly options: BubblewrapTerminalOptions = {}) {
+    this.python = options.python ?? process.env.DEBUG_GYM_PYTHON ?? 'python3';
+    this.workdirPath = options.workdir ?? DEFAULT_WORKDIR;
+    if (!posix.isAbsolute(this.workdirPath) || posix.normalize(this.workdirPath) === '/') {
+      throw new RangeError(`workdir must be an absolute path below /, got '${this.workdirPath}'`);
     }
-    const hostEnv = sandboxEnv({ home: SANDBOX_HOME, term: 'dumb', overrides: [this.options.env] });
-    const pythonPaths = await pythonHostPaths(this.python, hostEnv);
-    const layout = bubblewrapLayout({ workdir, scratch, readOnly: [...pythonPaths, ...(this.bwrapOptions.readOnlyPaths ?? [])] });
-    this.sandbox = { scratch, layout, owner, setpriv: status.setpriv };
-    return new HostFiles(new MountPathResolver(workdir, layout.mounts, layout.symlinks), owner);
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   }
 
-  protected launch(request: LaunchRequest): ProcessSpec {
-    const sandbox = this.sandbox as Sandbox;
-    const namespaces = sandbox.owner
-      ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
-      : ['--unshare-all'];
-    // --new-session stops TIOCSTI into a terminal we share, but detaches a PTY session from its
-    // controlling terminal (no Ctrl-C): sessions keep their own PTY, which nothing else reads.
-    const session = request.session ? [] : ['--new-session'];
-    const dropRoot = sandbox.owner
-      ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--', sandbox.setpriv as string,
-         '--reuid', String(sandbox.owner.uid), '--regid', String(sandbox.owner.gid), '--clear-groups',
-         '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs']
-      : ['--'];
-    const shell = shellArgv(SANDBOX_SHELL, {
-      cwd: request.cwd,
-      command: request.command,
-      session: request.session,
-      jobControl: request.session,
-      limits: {
-        maxProcesses: this.bwrapOptions.maxProcesses ?? DEFAULT_MAX_PROCESSES,
-        maxMemoryBytes: this.bwrapOptions.maxMemoryBytes,
+  get started(): boolean {
+    return this.jail !== undefined;
+  }
+
+  /** Absolute path of the working copy inside the jail; TerminalNotStartedError before start(). */
+  get workdir(): string {
+    if (!this.jail) throw new TerminalNotStartedError(this.kind);
+    return this.workdirPath;
+  }
+
+  async start(): Promise<void> {
+    await this.close();
+    const status = await requireBubblewrap(this.options.bwrapPath ?? 'bwrap');
+    const install = await pythonInstall(this.python);
+    if (!install.executable) {
+      throw new SandboxUnavailableError(`The Python interpreter '${this.python}' was not found on this host (set the python option or DEBUG_GYM_PYTHON).`);
+    }
+    const maxProcesses = this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+    const maxMemoryBytes = this.options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
+    warnLimitsOnce(maxMemoryBytes);
+    const layout = bubblewrapLayout({
+      workdir: this.workdirPath,
+      readOnly: [...install.paths, ...(this.options.readOnlyPaths ?? [])],
+      sizes: {
+        workdir: this.options.workdirSizeBytes ?? DEFAULT_WORKDIR_SIZE,
+        tmp: this.options.tmpSizeBytes ?? DEFAULT_TMP_SIZE,
+        shm: this.options.shmSizeBytes ?? DEFAULT_SHM_SIZE,
       },
     });
-    const args = [...namespaces, '--die-with-parent', ...session, ...sandbox.layout.args, ...dropRoot, ...shell];
-    return { file: this.bwrapPath, args, env: request.env, cwd: sandbox.scratch };
+    const uid = this.options.uid ?? randomUid();
+    const namespaces = isRoot()
+      ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
+      : ['--unshare-all'];
+    const dropRoot = isRoot()
+      ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--', status.setpriv as string, '--reuid', String(uid),
+         '--regid', String(uid), '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs']
+      : ['--'];
+    // --new-session: nothing in the jail can push input into a terminal we share (TIOCSTI).
+    const args = [...namespaces, '--die-with-parent', '--new-session', '--chdir', this.workdirPath, ...layout, ...dropRoot];
+    const env = sandboxEnv({ home: SANDBOX_HOME, term: 'dumb', pathFirst: pythonBinDirs(install), overrides: [this.options.env] });
+    await sweepStaleLeases();
+    const lease = Lease.open(this.kind);
+    this.lease = lease;
+    let jail: BubblewrapJail;
+    try {
+      jail = await BubblewrapJail.start({
+        bwrapPath: this.options.bwrapPath ?? 'bwrap',
+        args,
+        python: install.executable,
+        limits: [`ulimit -u ${Math.floor(maxProcesses)}`, `ulimit -v ${Math.floor(maxMemoryBytes / 1024)}`],
+        env,
+      });
+    } catch (error) {
+      this.releaseLease();
+      throw error;
+    }
+    if (jail.pid !== undefined) lease.addGroup(jail.pid);
+    this.jail = jail;
+    try {
+      await this.proveCommandsRun();
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
   }
 
-  protected home(): string {
-    return SANDBOX_HOME;
+  async run(command: string, options: RunOptions = {}): Promise<RunResult> {
+    const started = Date.now();
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const params: Record<string, unknown> = {
+      cmd: command,
+      timeout: timeoutMs > 0 ? timeoutMs / 1000 : null,
+      cap: this.maxOutputBytes,
+      env: this.commandEnv('dumb', options.env),
+      cwd: this.resolve(options.cwd ?? this.workdirPath),
+    };
+    if (options.input !== undefined) params.input = Buffer.from(options.input, 'utf8').toString('base64');
+    let response: HelperResponse;
+    try {
+      response = await this.requireJail().call('run', params);
+    } catch (error) {
+      return runFailure(error, started, options.cwd ?? this.workdirPath, this.workdirPath);
+    }
+    return helperRunResult(response, started);
   }
 
-  protected async teardown(): Promise<void> {
-    const sandbox = this.sandbox;
-    this.sandbox = undefined;
-    if (sandbox) await rm(sandbox.scratch, { recursive: true, force: true, maxRetries: 3 });
+  async openSession(command: string, options: SessionOptions): Promise<TerminalSession> {
+    const jail = this.requireJail();
+    const cwd = options.cwd ?? this.workdirPath;
+    const where = await this.fileCall('stat', cwd, { follow: true });
+    if (!where.stat) throw new PathNotFoundError(cwd, this.workdirPath);
+    if ((where.stat as FileStat).type !== 'directory') throw new NotADirectoryError(cwd);
+    const { helper } = jail;
+    let sid = 0;
+    const session = new DockerSession({
+      prompt: options.prompt,
+      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
+      maxOutputBytes: this.maxOutputBytes,
+      write: (data) => helper.writePty(sid, data),
+      kill: async (pid) => {
+        if (helper.lost) return;
+        await helper.call('kill', { pid, signal: 9, group: true }).catch(() => undefined);
+        await helper.call('kill', { pid, signal: 9, group: false }).catch(() => undefined);
+      },
+      onClosed: (closed) => jail.sessions.delete(closed),
+    });
+    try {
+      const opened = await helper.openPty(
+        { cmd: command, cwd: this.resolve(cwd), env: this.commandEnv('xterm', options.env), rows: SESSION_ROWS, cols: SESSION_COLUMNS },
+        session,
+      );
+      sid = opened.sid;
+      session.attach(opened.pid);
+    } catch (error) {
+      if (error instanceof HelperLostError) throw await jail.lost(error);
+      throw error;
+    }
+    jail.sessions.add(session);
+    return session;
+  }
+
+  async close(): Promise<void> {
+    const jail = this.jail;
+    this.jail = undefined;
+    await jail?.close();
+    this.releaseLease();
+  }
+
+  private releaseLease(): void {
+    this.lease?.release();
+    this.lease = undefined;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
+    const response = await this.fileCall('read', path, options.maxBytes === undefined ? {} : { max: options.maxBytes });
+    if (typeof response.tooLarge === 'number') throw new FileTooLargeError(path, response.tooLarge, options.maxBytes as number);
+    return new Uint8Array(Buffer.from(String(response.data ?? ''), 'base64'));
+  }
+
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    await this.fileCall('write', path, { data: bytes.toString('base64') });
+  }
+
+  async readDir(path: string): Promise<DirEntry[]> {
+    const response = await this.fileCall('readdir', path);
+    const entries = response.entries as Array<[string, FileType, boolean]>;
+    return entries.map(([name, type, executable]) => ({ name, type, executable }));
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    const response = await this.fileCall('stat', path);
+    return (response.stat as FileStat | null) ?? null;
+  }
+
+  async realPath(path: string): Promise<string> {
+    const response = await this.fileCall('realpath', path);
+    return String(response.path);
+  }
+
+  async remove(path: string): Promise<void> {
+    // Removing the working copy itself empties it (it is a mount point).
+    await this.fileCall('remove', path, { keepRoot: this.resolve(path) === this.workdirPath });
+  }
+
+  /**
+   * Copy a host directory's contents in (through the helper: nothing of the host is mounted), owned
+   * by the sandbox user and writable by it even where the host copy is read-only.
+   */
+  async copyIn(hostDir: string, targetDir?: string): Promise<void> {
+    const jail = this.requireJail();
+    const source = await lstat(hostDir).catch(() => undefined);
+    if (!source) throw new PathNotFoundError(hostDir, hostDir);
+    if (!source.isDirectory()) throw new NotADirectoryError(hostDir);
+    const target = this.resolve(targetDir ?? this.workdirPath);
+    await this.fileCall('mkdir', target);
+    const owner = { uid: Number(jail.info?.uid ?? 0), gid: Number(jail.info?.gid ?? 0) };
+    const archive = await archiveBytes(packDirectory(hostDir, owner, { ownerWritable: true }), MAX_COPY_IN_BYTES);
+    if (!archive) {
+      throw new WorkspaceError(
+        'DG_WORKSPACE_IO',
+        `\`${hostDir}\` is too large to copy into the bubblewrap sandbox (more than ${MAX_COPY_IN_BYTES / MiB} MiB as a tar): ` +
+          'leave out build output and large data, or use the docker terminal.',
+      );
+    }
+    await this.fileCall('untar', target, { data: archive.toString('base64') });
+  }
+
+  private commandEnv(term: 'dumb' | 'xterm', extra: Record<string, string> | undefined): Record<string, string> {
+    return { ...SANDBOX_FIXED_ENV, TERM: term, ...this.options.env, ...extra };
+  }
+
+  /** A sandbox that starts its helper but cannot run a command must fail start(), not every step after it. */
+  private async proveCommandsRun(): Promise<void> {
+    const result = await this.run('exit 0', { timeoutMs: 30_000 });
+    if (result.exitCode !== 0) {
+      throw new SandboxUnavailableError(
+        `The bubblewrap sandbox started but cannot run a command (exit ${String(result.exitCode)}): ${result.output.trim() || 'no output'}`,
+      );
+    }
+  }
+
+  private resolve(path: string): string {
+    return posix.resolve(this.workdirPath, path);
+  }
+
+  private requireJail(): BubblewrapJail {
+    if (!this.jail) throw new TerminalNotStartedError(this.kind);
+    this.jail.ensureUsable();
+    return this.jail;
+  }
+
+  private async fileCall(op: string, path: string, extra: Record<string, unknown> = {}): Promise<HelperResponse> {
+    try {
+      return await this.requireJail().call(op, { ...extra, path: this.resolve(path) });
+    } catch (error) {
+      if (!(error instanceof HelperOpError)) throw error;
+      throw fileOpError(error, op, path, this.workdirPath);
+    }
   }
 }

@@ -1,4 +1,4 @@
-/** How a failed helper file operation surfaces: the workspace errors the local backends throw too. */
+/** How a failed helper file operation (Docker or bubblewrap) surfaces: the workspace errors the local backend throws too. */
 import { posix } from 'node:path';
 import { NotADirectoryError, NotAFileError, PathNotFoundError, WorkspaceError } from '@debug-gym/core';
 import type { HelperOpError } from './docker-helper-client.js';
@@ -23,5 +23,5 @@ export function fileOpError(error: HelperOpError, op: string, path: string, work
       if (op === 'read') return new NotAFileError(path, 'special file');
       break;
   }
-  return new WorkspaceError('DG_WORKSPACE_IO', `${op} \`${path}\` failed in the Docker sandbox: ${error.message}`);
+  return new WorkspaceError('DG_WORKSPACE_IO', `${op} \`${path}\` failed in the sandbox: ${error.message}`);
 }

@@ -83,7 +83,14 @@ export class HelperClient {
   /** Resolves with the helper's hello line (`{ready, python, pid}`), rejects when it dies before. */
   readonly ready: Promise<HelperResponse>;
 
-  constructor(private readonly stream: Duplex) {
+  /**
+   * `framing`: `docker` for an attach or exec stream (8-byte frame headers, stdout and stderr
+   * multiplexed), `raw` for plain pipes (stdout only; feed stderr with `stderr()`).
+   */
+  constructor(
+    private readonly stream: Duplex,
+    private readonly framing: 'docker' | 'raw' = 'docker',
+  ) {
     this.ready = new Promise((resolve, reject) => {
       this.readyResolve = resolve;
       this.readyReject = reject;
@@ -148,7 +155,16 @@ export class HelperClient {
     this.stream.destroy();
   }
 
+  /** Output the helper wrote to its stderr (raw framing): kept for error messages. */
+  stderr(chunk: Buffer): void {
+    this.onStderr(chunk);
+  }
+
   private onData(chunk: Buffer): void {
+    if (this.framing === 'raw') {
+      this.onStdout(chunk);
+      return;
+    }
     this.frameBuffer = this.frameBuffer.length === 0 ? chunk : Buffer.concat([this.frameBuffer, chunk]);
     let offset = 0;
     while (this.frameBuffer.length - offset >= 8) {

@@ -200,15 +200,26 @@ def op_read(req):
         return {"data": b64(data)}
 
 
+def open_written(path):
+    # An existing file is truncated; a new one is created with O_EXCL, so never through a dangling
+    # symlink (it may lead out of the working copy).
+    try:
+        return open_regular(path, os.O_WRONLY | os.O_TRUNC)
+    except FileNotFoundError:
+        try:
+            return open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        except FileExistsError:
+            raise OSError(errno.ENOENT, "Dangling symlink: its target does not exist", path)
+
+
 def op_write(req):
     path = req["path"]
     parent = os.path.dirname(path)
     if parent:
         os.makedirs(parent, exist_ok=True)
     data = base64.b64decode(req.get("data") or "")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
     try:
-        handle = open_regular(path, flags)
+        handle = open_written(path)
     except PermissionError:
         # A read-only file of the sandbox user's (e.g. copied in with mode 0444) is written as root
         # would write it: its mode is kept. Its owner could chmod it anyway; others' files stay refused.
@@ -218,7 +229,7 @@ def op_write(req):
             raise
         os.chmod(path, st.st_mode | stat.S_IWUSR)
         try:
-            handle = open_regular(path, flags)
+            handle = open_written(path)
         finally:
             os.chmod(path, stat.S_IMODE(st.st_mode))
     with handle:
@@ -766,7 +777,9 @@ def main():
     become_subreaper()
     ensure_localhost()
     setup_user()
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # Ignored (children get the default back, subprocess restores it): a command that exits without
+    # reading its input must not kill the helper feeding it.
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     send({"id": 0, "ok": True, "ready": True, "python": "%d.%d.%d" % sys.version_info[:3], "pid": os.getpid(),
           "uid": os.getuid(), "gid": os.getgid(), "shell": SHELL,
           "runAs": list(RUN_AS) if RUN_AS is not None else None})

@@ -14,28 +14,36 @@ export interface TarOwner {
   gid: number;
 }
 
+export interface PackOptions {
+  /**
+   * Files and directories are writable by their owner, whatever their mode on the host: for a
+   * sandbox whose user is not root, which could not otherwise edit a file that is read-only on disk.
+   */
+  ownerWritable?: boolean;
+}
+
 /** A tar stream of the *contents* of `hostDir` (entry names are relative, without a leading `./`). */
-export function packDirectory(hostDir: string, owner: TarOwner = { uid: 0, gid: 0 }): Pack {
+export function packDirectory(hostDir: string, owner: TarOwner = { uid: 0, gid: 0 }, options: PackOptions = {}): Pack {
   const archive = pack();
-  void addTree(archive, hostDir, '', owner).then(
+  void addTree(archive, hostDir, '', owner, options.ownerWritable ? 0o200 : 0).then(
     () => archive.finalize(),
     (error: unknown) => archive.destroy(error as Error),
   );
   return archive;
 }
 
-async function addTree(archive: Pack, root: string, relative: string, owner: TarOwner): Promise<void> {
+async function addTree(archive: Pack, root: string, relative: string, owner: TarOwner, addMode: number): Promise<void> {
   const entries = await readdir(join(root, relative), { withFileTypes: true });
   for (const entry of entries) {
     const name = relative ? `${relative}/${entry.name}` : entry.name;
     const full = join(root, name);
     const info = await lstat(full);
-    const header = { name, mode: info.mode & 0o7777, mtime: info.mtime, uid: owner.uid, gid: owner.gid };
+    const header = { name, mode: (info.mode & 0o7777) | (info.isSymbolicLink() ? 0 : addMode), mtime: info.mtime, uid: owner.uid, gid: owner.gid };
     if (info.isSymbolicLink()) {
       archive.entry({ ...header, type: 'symlink', linkname: await readlink(full) });
     } else if (info.isDirectory()) {
       archive.entry({ ...header, type: 'directory' });
-      await addTree(archive, root, name, owner);
+      await addTree(archive, root, name, owner, addMode);
     } else if (info.isFile()) {
       await addFile(archive, full, { ...header, size: info.size });
     }

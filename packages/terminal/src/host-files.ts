@@ -1,27 +1,16 @@
 import { constants } from 'node:fs';
-import { type FileHandle, cp, lchown, lstat, mkdir, open, readdir, rm, stat as statFollow } from 'node:fs/promises';
+import { type FileHandle, cp, lstat, mkdir, open, readdir, rm, stat as statFollow } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { DirEntry, FileStat, FileType, ReadFileOptions, TerminalFiles } from '@debug-gym/core';
 import { FileTooLargeError, NotADirectoryError, NotAFileError, PathNotFoundError, PathOutsideWorkspaceError, WorkspaceError } from '@debug-gym/core';
 import type { PathResolver } from './path-resolver.js';
-
-export interface FileOwner {
-  uid: number;
-  gid: number;
-}
 
 /**
  * File access straight on the host file system (the working copy is a host directory), so a
  * `view` or `listdir` costs a syscall, not a process.
  */
 export class HostFiles implements TerminalFiles {
-  /**
-   * @param owner when set, everything written is chowned to it (the sandbox runs as that user)
-   */
-  constructor(
-    private readonly paths: PathResolver,
-    private readonly owner?: FileOwner,
-  ) {}
+  constructor(private readonly paths: PathResolver) {}
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
     const target = await this.paths.resolve(path, true);
@@ -44,14 +33,12 @@ export class HostFiles implements TerminalFiles {
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const target = await this.writable(path, true);
     const parent = posix.dirname(target.host);
-    let created;
     try {
-      created = await mkdir(parent, { recursive: true });
+      await mkdir(parent, { recursive: true });
     } catch (error) {
       if (code(error) === 'EEXIST' || code(error) === 'ENOTDIR') throw new NotADirectoryError(posix.dirname(path));
       throw this.fileError(error, path);
     }
-    if (created !== undefined) await this.chownCreated(created, parent);
     const flags =
       constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (target.resolved ? constants.O_NOFOLLOW : 0);
     let handle;
@@ -62,7 +49,6 @@ export class HostFiles implements TerminalFiles {
     }
     try {
       await handle.writeFile(data);
-      if (this.owner) await handle.chown(this.owner.uid, this.owner.gid);
     } finally {
       await handle.close();
     }
@@ -118,9 +104,8 @@ export class HostFiles implements TerminalFiles {
     const source = await lstat(hostDir).catch(() => undefined);
     if (!source) throw new PathNotFoundError(hostDir, hostDir);
     if (!source.isDirectory()) throw new NotADirectoryError(hostDir);
-    const created = await mkdir(target.host, { recursive: true });
+    await mkdir(target.host, { recursive: true });
     await cp(hostDir, target.host, { recursive: true, verbatimSymlinks: true, force: true });
-    if (this.owner) await this.chownTree(created ?? target.host);
   }
 
   async remove(path: string): Promise<void> {
@@ -151,21 +136,6 @@ export class HostFiles implements TerminalFiles {
     }
     if (error instanceof WorkspaceError) return error;
     return new WorkspaceError('DG_WORKSPACE_IO', `\`${path}\`: ${(error as Error).message}`);
-  }
-
-  /** chown the directories `mkdir -p` created: from `first` down to `last`. */
-  private async chownCreated(first: string, last: string): Promise<void> {
-    if (!this.owner) return;
-    for (let dir = last; dir.length >= first.length; dir = posix.dirname(dir)) {
-      await lchown(dir, this.owner.uid, this.owner.gid);
-    }
-  }
-
-  private async chownTree(root: string): Promise<void> {
-    const { uid, gid } = this.owner as FileOwner;
-    await lchown(root, uid, gid);
-    const entries = await readdir(root, { withFileTypes: true, recursive: true });
-    await Promise.all(entries.map((entry) => lchown(join(entry.parentPath, entry.name), uid, gid)));
   }
 }
 

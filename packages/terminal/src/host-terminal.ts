@@ -48,6 +48,8 @@ export abstract class HostTerminal implements Terminal {
   readonly python: string;
   protected readonly defaultTimeoutMs: number;
   protected readonly maxOutputBytes: number;
+  /** Directories before the system dirs on the sandbox's PATH (set by `prepare`). */
+  protected pathFirst: string[] = [];
   private current: Started | undefined;
   private readonly groups = new Set<number>();
   private readonly sessions = new Set<PtySession>();
@@ -185,7 +187,7 @@ export abstract class HostTerminal implements Terminal {
   }
 
   private env(term: 'dumb' | 'xterm', extra: Record<string, string> | undefined): Record<string, string> {
-    return sandboxEnv({ home: this.home(), term, overrides: [this.options.env, extra] });
+    return sandboxEnv({ home: this.home(), term, pathFirst: this.pathFirst, overrides: [this.options.env, extra] });
   }
 
   /** The command's directory, checked up front so a typo is a typed error, not a shell message. */

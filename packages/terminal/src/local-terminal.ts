@@ -5,6 +5,7 @@ import { HostFiles } from './host-files.js';
 import { HostTerminal, type LaunchRequest } from './host-terminal.js';
 import { dieWithParent } from './parent-death.js';
 import { HostPathResolver } from './path-resolver.js';
+import { pythonBinDirs, pythonInstall } from './python-paths.js';
 import type { ProcessSpec } from './run-process.js';
 import { defaultShell, shellArgv } from './shell-launch.js';
 import { TERMINAL_ID_VARIABLE, killMarkedProcesses } from './stray-processes.js';
@@ -31,6 +32,7 @@ export class LocalTerminal extends HostTerminal {
   protected async prepare(workdir: string): Promise<HostFiles> {
     this.id = randomBytes(8).toString('hex');
     this.lease?.markProcesses(TERMINAL_ID_VARIABLE, this.id);
+    this.pathFirst = pythonBinDirs(await pythonInstall(this.python));
     return new HostFiles(new HostPathResolver(workdir));
   }
 

@@ -10,14 +10,17 @@ export interface SandboxEnvOptions {
   term: 'dumb' | 'xterm';
   /** Terminal-wide `env` option, then per-call `env`: later wins. */
   overrides?: Array<Record<string, string> | undefined>;
-  /** Host environment to take PATH and pyenv settings from (default: process.env). */
-  host?: NodeJS.ProcessEnv;
+  /** Directories searched first (the configured interpreter's bin dir), before the system dirs. */
+  pathFirst?: string[];
 }
 
-/** Host variables passed through because the configured `python` may be a pyenv shim. */
-const PASS_THROUGH = ['PYENV_ROOT', 'PYENV_VERSION'] as const;
+/** The system directories on every sandbox's PATH; the host's PATH is never passed in. */
+export const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** PATH of a sandbox whose interpreter lives in `first` (deduplicated, order kept). */
+export function sandboxPath(first: string[] = []): string {
+  return [...new Set([...first, ...SYSTEM_PATH.split(':')])].join(':');
+}
 
 /**
  * Variables every sandboxed command and session gets, whatever the backend (the Docker backend
@@ -39,17 +42,12 @@ export const SANDBOX_FIXED_ENV: Readonly<Record<string, string>> = {
 };
 
 export function sandboxEnv(options: SandboxEnvOptions): Record<string, string> {
-  const host = options.host ?? process.env;
   const env: Record<string, string> = {
-    PATH: host.PATH || DEFAULT_PATH,
+    PATH: sandboxPath(options.pathFirst),
     HOME: options.home,
     ...SANDBOX_FIXED_ENV,
     TERM: options.term,
   };
-  for (const name of PASS_THROUGH) {
-    const value = host[name];
-    if (value) env[name] = value;
-  }
   for (const extra of options.overrides ?? []) Object.assign(env, extra);
   return env;
 }

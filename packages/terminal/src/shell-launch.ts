@@ -2,28 +2,15 @@ import { accessSync, constants } from 'node:fs';
 
 /**
  * How a command is started: `<shell> -c WRAPPER <shell> <cwd> <command>`. The wrapper merges
- * stderr into stdout at the file-descriptor level (so the two stay in order), applies resource
- * limits, changes directory, then hands the untouched command string to a fresh shell.
+ * stderr into stdout at the file-descriptor level (so the two stay in order), changes directory,
+ * then hands the untouched command string to a fresh shell.
  */
-
-export interface ShellLimits {
-  /** RLIMIT_NPROC: processes (and threads) the sandbox user may have. */
-  maxProcesses?: number;
-  /** RLIMIT_AS in bytes. */
-  maxMemoryBytes?: number;
-}
 
 export interface LaunchOptions {
   cwd: string;
   command: string;
-  limits?: ShellLimits;
   /** Interactive program in a PTY: echo off instead of merging stderr. */
   session?: boolean;
-  /**
-   * Run the command as a job in its own foreground process group, so Ctrl-C reaches only it and
-   * not a supervisor sharing the PTY session (bwrap dies on SIGINT).
-   */
-  jobControl?: boolean;
 }
 
 let detectedShell: string | undefined;
@@ -48,10 +35,7 @@ export function shellArgv(shell: string, options: LaunchOptions): string[] {
   const flags = isBash(shell) ? ['--noprofile', '--norc'] : [];
   const inner = `"$0" ${flags.join(' ')} -c "$2"`;
   const steps = [options.session ? 'stty -echo 2>/dev/null' : 'exec 2>&1'];
-  const { maxProcesses, maxMemoryBytes } = options.limits ?? {};
-  if (maxProcesses !== undefined) steps.push(`ulimit -u ${Math.floor(maxProcesses)} 2>/dev/null`);
-  if (maxMemoryBytes !== undefined) steps.push(`ulimit -v ${Math.floor(maxMemoryBytes / 1024)} 2>/dev/null`);
   steps.push('cd -- "$1" || exit 1');
-  steps.push(options.jobControl ? `set -m; ${inner}; exit $?` : `exec ${inner}`);
+  steps.push(`exec ${inner}`);
   return [shell, ...flags, '-c', steps.join('; '), shell, options.cwd, options.command];
 }

@@ -1,39 +1,41 @@
 import { chmod, mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PathNotFoundError, SandboxUnavailableError } from '@debug-gym/core';
 import { bubblewrapLayout } from '../src/bubblewrap-layout.js';
 import { checkBubblewrap } from '../src/bubblewrap-probe.js';
 import { BubblewrapTerminal } from '../src/bubblewrap-terminal.js';
 import { LocalTerminal } from '../src/local-terminal.js';
-import { HostPathResolver, MountPathResolver } from '../src/path-resolver.js';
-import { pythonHostPaths } from '../src/python-paths.js';
-import { sandboxEnv } from '../src/sandbox-env.js';
+import { HostPathResolver } from '../src/path-resolver.js';
+import { pythonBinDirs, pythonInstall } from '../src/python-paths.js';
+import { SYSTEM_PATH, sandboxEnv } from '../src/sandbox-env.js';
 import { shellArgv } from '../src/shell-launch.js';
 
 describe('sandbox environment', () => {
-  it('keeps only PATH and pyenv settings from the host, then the overrides', () => {
-    const env = sandboxEnv({
-      home: '/sandbox-home',
-      term: 'xterm',
-      host: { PATH: '/host/bin', PYENV_ROOT: '/py', OPENAI_API_KEY: 'sk', LANG: 'de_DE.UTF-8' },
-      overrides: [{ A: '1', LANG: 'C' }, undefined, { A: '2' }],
-    });
-    expect(env).toMatchObject({ PATH: '/host/bin', PYENV_ROOT: '/py', HOME: '/sandbox-home', TERM: 'xterm', LANG: 'C', A: '2' });
-    expect(env.OPENAI_API_KEY).toBeUndefined();
-    expect(sandboxEnv({ home: '/h', term: 'dumb', host: {} }).PATH).toContain('/usr/bin');
+  it('takes nothing from the host: a PATH of the interpreter dir and the system dirs, then the overrides', () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { PATH: '/host/bin', PYENV_ROOT: '/py', PYENV_VERSION: '3.9', OPENAI_API_KEY: 'sk', LANG: 'de_DE.UTF-8' });
+      const env = sandboxEnv({ home: '/sandbox-home', term: 'xterm', pathFirst: ['/opt/py/bin', '/usr/bin'], overrides: [{ A: '1', LANG: 'C' }, undefined, { A: '2' }] });
+      expect(env).toMatchObject({ HOME: '/sandbox-home', TERM: 'xterm', LANG: 'C', A: '2' });
+      expect(env.PATH).toBe('/opt/py/bin:/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/sbin:/bin');
+      for (const name of ['OPENAI_API_KEY', 'PYENV_ROOT', 'PYENV_VERSION']) expect(env[name]).toBeUndefined();
+      expect(sandboxEnv({ home: '/h', term: 'dumb' }).PATH).toBe(SYSTEM_PATH);
+    } finally {
+      process.env = saved;
+    }
   });
 });
 
 describe('shell launch', () => {
-  it('hands the command untouched to a fresh shell, after limits and cd', () => {
-    const argv = shellArgv('/bin/bash', { cwd: '/w', command: 'echo "$1"', limits: { maxProcesses: 10, maxMemoryBytes: 1024 * 1024 } });
+  it('hands the command untouched to a fresh shell, after cd', () => {
+    const argv = shellArgv('/bin/bash', { cwd: '/w', command: 'echo "$1"' });
     expect(argv.slice(0, 4)).toEqual(['/bin/bash', '--noprofile', '--norc', '-c']);
-    expect(argv[4]).toBe('exec 2>&1; ulimit -u 10 2>/dev/null; ulimit -v 1024 2>/dev/null; cd -- "$1" || exit 1; exec "$0" --noprofile --norc -c "$2"');
+    expect(argv[4]).toBe('exec 2>&1; cd -- "$1" || exit 1; exec "$0" --noprofile --norc -c "$2"');
     expect(argv.slice(5)).toEqual(['/bin/bash', '/w', 'echo "$1"']);
-    const sh = shellArgv('/bin/sh', { cwd: '/w', command: 'x', session: true, jobControl: true });
-    expect(sh[2]).toBe('stty -echo 2>/dev/null; cd -- "$1" || exit 1; set -m; "$0"  -c "$2"; exit $?');
+    const sh = shellArgv('/bin/sh', { cwd: '/w', command: 'x', session: true });
+    expect(sh[2]).toBe('stty -echo 2>/dev/null; cd -- "$1" || exit 1; exec "$0"  -c "$2"');
   });
 });
 
@@ -99,23 +101,6 @@ describe('path resolution', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('follows symlinks inside the sandbox view only', async () => {
-    const resolver = new MountPathResolver(work, [
-      { inside: work, host: work, writable: true },
-      { inside: '/usr', host: '/usr', writable: false },
-    ], new Map([['/bin', 'usr/bin']]));
-    expect(await resolver.realPath('rel')).toBe(join(work, 'dir', 'file'));
-    expect(await resolver.realPath('abs/file')).toBe(join(work, 'dir', 'file'));
-    expect(await resolver.realPath('abs/../dir')).toBe(join(work, 'dir'));
-    expect(await resolver.realPath('/bin/sh')).toMatch(/^\/usr\/bin\//);
-    expect(await resolver.resolve('sh', true)).toMatchObject({ writable: false, resolved: true });
-    expect(await resolver.resolve('abs', false)).toEqual({ host: join(work, 'abs'), writable: true, resolved: true });
-    await expect(resolver.resolve('secret-link', true)).rejects.toBeInstanceOf(PathNotFoundError);
-    await expect(resolver.resolve('loop-a', true)).rejects.toBeInstanceOf(PathNotFoundError);
-    await expect(resolver.realPath('dir/missing')).rejects.toBeInstanceOf(PathNotFoundError);
-    await expect(resolver.realPath('/')).rejects.toBeInstanceOf(PathNotFoundError);
-  });
-
   it('on the host, paths are host paths', async () => {
     const resolver = new HostPathResolver(work);
     expect(await resolver.realPath('secret-link')).toBe(join(hidden, 'secret'));
@@ -125,31 +110,33 @@ describe('path resolution', () => {
 });
 
 describe('bubblewrap layout', () => {
-  it('hides everything but system dirs, then shows extra paths and the workdir, in that order', () => {
-    const layout = bubblewrapLayout({
-      workdir: '/var/tmp/x/debug-gym-1',
-      scratch: '/var/tmp/x/debug-gym-tmp-1',
-      readOnly: ['/home/me/.venv', '/home/me/.venv/lib', '/usr/lib/python3', '/tmp', '/var/tmp/x/debug-gym-1/venv', 'relative', '/nonexistent-path'],
+  it('hides everything but system dirs, shows extra paths read-only, and only sized tmpfs mounts writable', () => {
+    const args = bubblewrapLayout({
+      workdir: '/work/space',
+      readOnly: ['/home/me/.venv', '/usr/lib/python3', '/tmp', '/', '/work', '/work/space/venv', 'relative', '/nonexistent-path', tmpdir()],
+      sizes: { workdir: 1000, tmp: 2000, shm: 3000 },
     });
-    const text = layout.args.join(' ');
+    const text = args.join(' ');
     expect(text).toContain('--ro-bind /usr /usr');
-    expect(text).toContain('--bind /var/tmp/x/debug-gym-tmp-1 /tmp');
     expect(text).not.toContain('/home/me'); // does not exist on this host
-    expect(text).toContain('--perms 1777 --tmpfs /dev/shm');
-    expect(text).toMatch(/--perms 0755 --dir \/var --perms 0755 --dir \/var\/tmp --perms 0755 --dir \/var\/tmp\/x --bind \/var\/tmp\/x\/debug-gym-1 \/var\/tmp\/x\/debug-gym-1$/);
-    expect(text).not.toContain('--ro-bind /usr/lib/python3');
-    expect(text).toContain('--ro-bind /tmp /tmp'); // the host /tmp is not the sandbox's /tmp
-    expect(layout.mounts.at(-1)).toEqual({ inside: '/var/tmp/x/debug-gym-1', host: '/var/tmp/x/debug-gym-1', writable: true });
+    expect(text).not.toContain('--ro-bind /usr/lib/python3'); // /usr shows it already
+    expect(text).not.toMatch(/--ro-bind \/tmp |--ro-bind \/ |--ro-bind \/work /); // would show the host's /tmp or hide the jail's mounts
+    expect(text).toContain('--perms 1777 --size 3000 --tmpfs /dev/shm --perms 1777 --size 2000 --tmpfs /tmp');
+    expect(text).toMatch(/--perms 0755 --dir \/work --perms 0777 --size 1000 --tmpfs \/work\/space$/);
+    expect(text).not.toMatch(/--bind /); // nothing of the host is writable
   });
 });
 
-describe('python host paths', () => {
-  it('finds the prefixes of the configured python, and the pyenv root behind a shim', async () => {
-    const env = sandboxEnv({ home: '/tmp', term: 'dumb' });
-    const paths = await pythonHostPaths(process.env.DEBUG_GYM_PYTHON ?? 'python3', env);
-    expect(paths.length).toBeGreaterThan(0);
-    if (env.PYENV_ROOT && process.env.DEBUG_GYM_PYTHON === undefined) expect(paths).toContain(env.PYENV_ROOT);
-    expect(await pythonHostPaths('no-such-python-here', env)).toEqual([]);
+describe('python install', () => {
+  it('finds the real interpreter and its prefixes with the host settings, once', async () => {
+    const python = process.env.DEBUG_GYM_PYTHON ?? 'python3';
+    const install = await pythonInstall(python);
+    expect(install.executable).toMatch(/^\//);
+    expect(install.paths.length).toBeGreaterThan(0);
+    expect(pythonBinDirs(install)).toEqual([dirname(install.executable as string)]);
+    expect(await pythonInstall(python)).toBe(install);
+    expect(await pythonInstall('no-such-python-here')).toEqual({ paths: [] });
+    expect(pythonBinDirs({ paths: [] })).toEqual([]);
   });
 });
 
