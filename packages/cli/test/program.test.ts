@@ -36,7 +36,10 @@ describe('command-line parsing', () => {
   test('bench has defaults for the agent and the output folder', async () => {
     const { handlers, run } = parse(['bench', 'mini-nightmare', '--agent', 'solution', '--solutions', 'fixes', '--terminal', 'bubblewrap', '--data-path', 'data', '-n', '2']);
     await run;
-    expect(handlers.bench).toHaveBeenCalledWith('mini-nightmare', { agent: 'solution', out: 'exps', solutions: 'fixes', terminal: 'bubblewrap', dataPath: 'data', workers: 2, verbose: 0 });
+    expect(handlers.bench).toHaveBeenCalledWith('mini-nightmare', { agent: 'solution', out: 'exps', solutions: 'fixes', terminal: 'bubblewrap', dataPath: 'data', workers: 2, verbose: 0, freshGrading: true });
+    const ungraded = parse(['bench', 'aider', '--no-fresh-grading']);
+    await ungraded.run;
+    expect(ungraded.handlers.bench).toHaveBeenCalledWith('aider', expect.objectContaining({ freshGrading: false }));
   });
 
   test('replay, serve, init-llm-config, demo and gc reach their handlers', async () => {
