@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Terminal, TerminalSession } from '@debug-gym/core';
+import { type RunResult, type Terminal, type TerminalSession, UnrecoverableTerminalError } from '@debug-gym/core';
 import { availableBackends } from '@debug-gym/test-utils';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { attack } from '../src/attack.js';
@@ -32,6 +32,16 @@ print("swapping", flush=True)
 while True:
     for a, b in (("d", "link"), ("r", "rlink")):
         libc.renameat2(-100, a.encode(), -100, b.encode(), 2)
+`;
+
+/** Holds one touched GiB for a while: four of them at once need 4 GiB. */
+const SPREAD_BOMB = `
+import time
+held = bytearray(1 << 30)
+for i in range(0, len(held), 4096):
+    held[i] = 1
+print("full", flush=True)
+time.sleep(10)
 `;
 
 /** Pids whose command line contains `needle` (this process excluded). */
@@ -187,6 +197,17 @@ describe.each(BUBBLEWRAP)('resource bombs on $name', (backend) => {
     expect(bomb.output).not.toMatch(/^4096$/m);
     expect(bomb.exitCode).not.toBe(0);
     expect((await terminal.run('echo next')).output).toBe('next\n');
+  });
+  attack('memory bomb spread over 4 processes (4 × 1 GiB, touched) is stopped by the total cap of the jail', backend.name, async () => {
+    await terminal.start();
+    await terminal.writeFile('bomb.py', SPREAD_BOMB);
+    const bomb = await terminal.run('for i in 1 2 3 4; do python3 bomb.py & done; wait; echo done', { timeoutMs: 120_000 });
+    // Without a total cap all four hold their GiB at once.
+    expect(bomb.output.match(/^full$/gm)?.length ?? 0).toBeLessThan(4);
+    const next = await terminal.run('echo next').catch((error: unknown) => error);
+    // The next step works, or the episode ends with a typed error.
+    if (next instanceof Error) expect(UnrecoverableTerminalError.isInstance(next)).toBe(true);
+    else expect((next as RunResult).output).toBe('next\n');
   });
 });
 
