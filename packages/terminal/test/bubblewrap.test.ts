@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxUnavailableError, UnrecoverableTerminalError, WorkspaceError } from '@debug-gym/core';
 import { BubblewrapTerminal } from '../src/bubblewrap-terminal.js';
 import { checkBubblewrap } from '../src/bubblewrap-probe.js';
+import { gc } from '../src/gc.js';
 import { describeTerminalConformance } from './conformance.js';
 import { processesLeft, processesMatching } from './processes.js';
 import { requireOrSkip } from './sandbox-availability.js';
@@ -168,11 +169,12 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
       const require = createRequire(import.meta.url);
       const viteNode = join(dirname(createRequire(require.resolve('vitest/package.json')).resolve('vite-node/package.json')), 'vite-node.mjs');
       const ownerTmp = await mkdtemp(join(scratch, 'owner-'));
+      const leaseDir = join(ownerTmp, 'debug-gym-leases-test');
       const seconds = `7${randomInt(100_000, 999_999)}`;
       const child = spawn(
         process.execPath,
         [viteNode, '--config', join(here, '..', 'vitest.config.ts'), join(here, 'fixtures', 'bubblewrap-owner.ts'), seconds],
-        { env: { ...process.env, TMPDIR: ownerTmp }, stdio: ['ignore', 'pipe', 'inherit'] },
+        { env: { ...process.env, TMPDIR: ownerTmp, DEBUG_GYM_LEASE_DIR: leaseDir }, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const exited = new Promise((resolve) => child.once('exit', resolve));
       try {
@@ -191,6 +193,8 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
         expect(await sandboxDirs(ownerTmp)).toEqual([]); // the dead owner's lease stays for gc
       } finally {
         child.kill('SIGKILL'); // also when an assertion failed before the kill under test
+        await exited;
+        await gc({ leaseDir, containers: false }); // its cgroup, which only gc removes
       }
     }, 60_000);
   });

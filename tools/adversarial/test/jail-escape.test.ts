@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunResult, type Terminal, type TerminalSession, UnrecoverableTerminalError } from '@debug-gym/core';
-import { BubblewrapTerminal } from '@debug-gym/terminal';
+import { BubblewrapTerminal, gc } from '@debug-gym/terminal';
 import { availableBackends, testPython } from '@debug-gym/test-utils';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { attack } from '../src/attack.js';
@@ -282,13 +282,14 @@ describe.each(SANDBOXES)('owner killed on $name', (backend) => {
     const require = createRequire(import.meta.url);
     const viteNode = join(dirname(createRequire(require.resolve('vitest/package.json')).resolve('vite-node/package.json')), 'vite-node.mjs');
     const ownerTmp = await mkdtemp(join(tmpdir(), 'jail-owner-'));
+    const leaseDir = join(ownerTmp, 'debug-gym-leases-test');
     const seconds = `8${randomInt(100_000, 999_999)}`;
     let child: ChildProcess | undefined;
     try {
       const owner = spawn(
         process.execPath,
         [viteNode, '--config', join(here, '..', 'vitest.config.ts'), join(here, 'fixtures', 'jail-owner.ts'), backend.name, seconds],
-        { env: { ...process.env, TMPDIR: ownerTmp }, stdio: ['ignore', 'pipe', 'inherit'] },
+        { env: { ...process.env, TMPDIR: ownerTmp, DEBUG_GYM_LEASE_DIR: leaseDir }, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       child = owner;
       const exited = new Promise((resolve) => owner.once('exit', resolve));
@@ -310,6 +311,7 @@ describe.each(SANDBOXES)('owner killed on $name', (backend) => {
       expect(processesMatching(`sleep ${seconds}`)).toEqual([]);
     } finally {
       child?.kill('SIGKILL'); // also when an assertion failed before the kill under test
+      await gc({ leaseDir, containers: false }); // what only gc reclaims (the jail's cgroup), before its lease goes
       await rm(ownerTmp, { recursive: true, force: true });
     }
   }, 120_000);
