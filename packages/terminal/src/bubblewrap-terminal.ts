@@ -37,7 +37,8 @@ import { helperRunResult, runFailure } from './docker-run-result.js';
 import { sweepStaleLeases } from './gc.js';
 import { Lease } from './leases.js';
 import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
-import { archiveBytes, packDirectory } from './docker-tar.js';
+import { packDirectory } from './docker-tar.js';
+import { untarInto } from './bubblewrap-copy.js';
 import { pythonBinDirs, pythonInstall } from './python-paths.js';
 import { SANDBOX_FIXED_ENV, sandboxEnv } from './sandbox-env.js';
 
@@ -80,8 +81,6 @@ export const DEFAULT_WORKDIR_SIZE = 1024 * MiB;
 export const DEFAULT_TMP_SIZE = 512 * MiB;
 export const DEFAULT_SHM_SIZE = 64 * MiB;
 const DEFAULT_WORKDIR = '/workspace';
-/** The archive travels as one base64 request line: far below V8's longest string. */
-const MAX_COPY_IN_BYTES = 256 * MiB;
 const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const SANDBOX_HOME = '/tmp';
@@ -312,15 +311,16 @@ export class BubblewrapTerminal implements Terminal {
     const target = this.resolve(targetDir ?? this.workdirPath);
     await this.fileCall('mkdir', target);
     const owner = { uid: Number(jail.info?.uid ?? 0), gid: Number(jail.info?.gid ?? 0) };
-    const archive = await archiveBytes(packDirectory(hostDir, owner, { ownerWritable: true }), MAX_COPY_IN_BYTES);
-    if (!archive) {
-      throw new WorkspaceError(
-        'DG_WORKSPACE_IO',
-        `\`${hostDir}\` is too large to copy into the bubblewrap sandbox (more than ${MAX_COPY_IN_BYTES / MiB} MiB as a tar): ` +
-          'leave out build output and large data, or use the docker terminal.',
-      );
+    try {
+      await untarInto((op, params) => this.fileCall(op, target, params), () => packDirectory(hostDir, owner, { ownerWritable: true }));
+    } catch (error) {
+      if (!(WorkspaceError.isInstance(error) && error.code === 'DG_WORKSPACE_IO')) throw error;
+      const full = /No space left/.test(error.message)
+        ? ` The working copy is a tmpfs of ${Math.round((this.options.workdirSizeBytes ?? DEFAULT_WORKDIR_SIZE) / MiB)} MiB ` +
+          '(workdirSizeBytes): raise it, or leave build output and large data out of the repository.'
+        : '';
+      throw new WorkspaceError('DG_WORKSPACE_IO', `Copying \`${hostDir}\` into the bubblewrap sandbox failed: ${error.message}.${full}`, { cause: error });
     }
-    await this.fileCall('untar', target, { data: archive.toString('base64') });
   }
 
   private commandEnv(term: 'dumb' | 'xterm', extra: Record<string, string> | undefined): Record<string, string> {

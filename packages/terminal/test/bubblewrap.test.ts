@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxUnavailableError, UnrecoverableTerminalError, WorkspaceError } from '@debug-gym/core';
+import { DebugGymError, SandboxUnavailableError, UnrecoverableTerminalError } from '@debug-gym/core';
 import { BubblewrapTerminal } from '../src/bubblewrap-terminal.js';
 import { checkBubblewrap } from '../src/bubblewrap-probe.js';
 import { gc } from '../src/gc.js';
@@ -73,16 +73,32 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
       }
     });
 
-    it('refuses to copy in a repository too large for one request, with a typed error', async () => {
+    it('copies in a repository too large for one request (a 300 MiB sparse file) in pieces', async () => {
       const repo = await mkdtemp(join(scratch, 'huge-'));
       await writeFile(join(repo, 'sparse.bin'), '');
       await truncate(join(repo, 'sparse.bin'), 300 * MiB); // sparse: no disk used
+      await writeFile(join(repo, 'tail.py'), 'x = 1\n');
       const term = new BubblewrapTerminal();
       try {
         await term.start();
+        await term.copyIn(repo);
+        expect((await term.run('stat -c %s sparse.bin; cat tail.py')).output).toBe(`${300 * MiB}\nx = 1\n`);
+      } finally {
+        await term.close();
+        await rm(repo, { recursive: true, force: true });
+      }
+    }, 120_000);
+
+    it('fails a streamed copy that overflows the working copy with a typed error, and stays usable', async () => {
+      const repo = await mkdtemp(join(scratch, 'overflow-'));
+      await writeFile(join(repo, 'noise.bin'), randomBytes(24 * MiB));
+      const term = new BubblewrapTerminal({ workdirSizeBytes: 16 * MiB });
+      try {
+        await term.start();
         const error = await term.copyIn(repo).catch((caught: unknown) => caught);
-        expect(error).toBeInstanceOf(WorkspaceError);
-        expect((error as Error).message).toMatch(/too large to copy into the bubblewrap sandbox/);
+        expect(DebugGymError.isInstance(error)).toBe(true);
+        expect((error as DebugGymError).code).toBe('DG_WORKSPACE_IO');
+        expect((error as Error).message).toMatch(/No space left on device.*workdirSizeBytes/);
         expect((await term.run('echo usable')).output).toBe('usable\n');
       } finally {
         await term.close();
