@@ -31,10 +31,18 @@ export interface JailCgroup {
   paths: string[];
 }
 
+/** Where the cgroup file systems are and which file names the owner's cgroups (tests use a fake tree). */
+export interface CgroupHost {
+  root: string;
+  self: string;
+}
+
+const HOST: CgroupHost = { root: CGROUP_ROOT, self: '/proc/self/cgroup' };
+
 /** The owner's cgroup path in each hierarchy of /proc/self/cgroup (`''` for v2's unified one). */
-function ownCgroups(): Map<string, string> {
+function ownCgroups(self: string): Map<string, string> {
   const own = new Map<string, string>();
-  for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
+  for (const line of readFileSync(self, 'utf8').split('\n')) {
     const match = /^\d+:([^:]*):(.*)$/.exec(line);
     if (!match) continue;
     for (const controller of (match[1] as string).split(',')) own.set(controller, match[2] as string);
@@ -76,11 +84,12 @@ function needed(limits: CgroupLimits): Controller[] {
 }
 
 /** v2: a sibling of the owner's cgroup when its parent already hands the controllers down, else a child (root only). */
-function createV2(name: string, limits: CgroupLimits, own: Map<string, string>): JailCgroup {
+function createV2(name: string, limits: CgroupLimits, own: Map<string, string>, root: string): JailCgroup {
   const wanted = needed(limits);
-  const ownDir = join(CGROUP_ROOT, own.get('') ?? '/');
+  const ownPath = own.get('') ?? '/';
+  const ownDir = join(root, ownPath);
   let base = ownDir;
-  if (ownDir !== CGROUP_ROOT && wanted.every((controller) => controllersOf(ownDir).includes(controller))) base = join(ownDir, '..');
+  if (ownPath !== '/' && wanted.every((controller) => controllersOf(ownDir).includes(controller))) base = join(ownDir, '..');
   else write(base, 'cgroup.subtree_control', wanted.map((controller) => `+${controller}`).join(' '));
   const dir = join(base, name);
   mkdirSync(dir);
@@ -94,11 +103,11 @@ function createV2(name: string, limits: CgroupLimits, own: Map<string, string>):
   return group;
 }
 
-function createV1(name: string, limits: CgroupLimits, own: Map<string, string>): JailCgroup {
+function createV1(name: string, limits: CgroupLimits, own: Map<string, string>, root: string): JailCgroup {
   const group: JailCgroup = { version: 1, paths: [] };
   try {
     for (const controller of needed(limits)) {
-      const dir = join(CGROUP_ROOT, controller, own.get(controller) ?? '/', name);
+      const dir = join(root, controller, own.get(controller) ?? '/', name);
       mkdirSync(dir);
       group.paths.push(dir);
       writeLimits(1, controller, dir, limits);
@@ -111,12 +120,12 @@ function createV1(name: string, limits: CgroupLimits, own: Map<string, string>):
 }
 
 /** The jail's cgroup with its limits written, or undefined when no hierarchy here lets us (not root, read-only, no controller). */
-export function createJailCgroup(name: string, limits: CgroupLimits): JailCgroup | undefined {
+export function createJailCgroup(name: string, limits: CgroupLimits, host: CgroupHost = HOST): JailCgroup | undefined {
   if (!OWN_CGROUP.test(name)) throw new RangeError(`cgroup name must match ${String(OWN_CGROUP)}, got '${name}'`);
   try {
-    const own = ownCgroups();
-    if (existsSync(join(CGROUP_ROOT, 'cgroup.controllers'))) return createV2(name, limits, own);
-    if (CONTROLLERS.every((controller) => existsSync(join(CGROUP_ROOT, controller, 'cgroup.procs')))) return createV1(name, limits, own);
+    const own = ownCgroups(host.self);
+    if (existsSync(join(host.root, 'cgroup.controllers'))) return createV2(name, limits, own, host.root);
+    if (CONTROLLERS.every((controller) => existsSync(join(host.root, controller, 'cgroup.procs')))) return createV1(name, limits, own, host.root);
   } catch {
     // not permitted here: the caller falls back to rlimits
   }

@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BubblewrapTerminal } from '../src/bubblewrap-terminal.js';
 import { checkBubblewrap, isRoot } from '../src/bubblewrap-probe.js';
 import { createJailCgroup, removeCgroup } from '../src/cgroup.js';
@@ -135,4 +135,61 @@ describe.runIf(cgroups)(`bubblewrap jail cgroup (v${probe?.version ?? '?'})`, ()
       await rm(ownerTmp, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/**
+ * Where each layout puts the group and which files it writes, on a fake cgroup tree (plain files: no
+ * kernel semantics). The only check of the v2 layout here: this machine has no cgroup v2 controllers.
+ */
+describe('jail cgroup layout on a fake tree', () => {
+  let root: string;
+  const limits = { memory: 512 * MiB, maxProcesses: 100, cpus: 1.5 };
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'fake-cgroup-'));
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function fakeDir(path: string, files: Record<string, string>): Promise<void> {
+    await mkdir(join(root, path), { recursive: true });
+    for (const [name, value] of Object.entries(files)) await writeFile(join(root, path, name), value);
+  }
+
+  it('v2: a sibling of the owner\'s cgroup when its parent hands the controllers down', async () => {
+    await fakeDir('', { 'cgroup.controllers': 'cpuset cpu io memory pids\n' });
+    await fakeDir('user.slice/session-1.scope', { 'cgroup.controllers': 'cpu memory pids\n' });
+    await writeFile(join(root, 'self'), '0::/user.slice/session-1.scope\n');
+    const group = createJailCgroup('debug-gym-ab', limits, { root, self: join(root, 'self') });
+    expect(group).toEqual({ version: 2, paths: [join(root, 'user.slice', 'debug-gym-ab')] });
+    const dir = join(root, 'user.slice', 'debug-gym-ab');
+    expect(await readdir(dir)).toEqual(['cpu.max', 'memory.max', 'pids.max']);
+    expect(await readFile(join(dir, 'memory.max'), 'utf8')).toBe(String(512 * MiB));
+    expect(await readFile(join(dir, 'pids.max'), 'utf8')).toBe('100');
+    expect(await readFile(join(dir, 'cpu.max'), 'utf8')).toBe('150000 100000');
+  });
+
+  it('v2 at the root: enables the controllers in cgroup.subtree_control, then a child', async () => {
+    await fakeDir('', { 'cgroup.controllers': 'cpu memory pids\n' });
+    await writeFile(join(root, 'self'), '0::/\n');
+    const group = createJailCgroup('debug-gym-cd', { ...limits, cpus: false }, { root, self: join(root, 'self') });
+    expect(group?.paths).toEqual([join(root, 'debug-gym-cd')]);
+    expect(await readFile(join(root, 'cgroup.subtree_control'), 'utf8')).toBe('+memory +pids');
+    expect(await readdir(join(root, 'debug-gym-cd'))).toEqual(['memory.max', 'pids.max']);
+  });
+
+  it('v1: a child of the owner\'s cgroup in each hierarchy; no group where none can be made', async () => {
+    for (const controller of ['memory', 'pids', 'cpu']) await fakeDir(controller, { 'cgroup.procs': '' });
+    await fakeDir('memory/runner/7', { 'memory.memsw.limit_in_bytes': '' });
+    await writeFile(join(root, 'self'), '4:memory:/runner/7\n8:pids:/\n1:cpu,cpuacct:/\n0::/\n');
+    const group = createJailCgroup('debug-gym-ef', limits, { root, self: join(root, 'self') });
+    expect(group).toEqual({ version: 1, paths: ['memory/runner/7', 'pids', 'cpu'].map((path) => join(root, path, 'debug-gym-ef')) });
+    expect(await readFile(join(root, 'memory/runner/7/debug-gym-ef/memory.limit_in_bytes'), 'utf8')).toBe(String(512 * MiB));
+    expect(await readFile(join(root, 'cpu/debug-gym-ef/cpu.cfs_quota_us'), 'utf8')).toBe('150000');
+    expect(createJailCgroup('debug-gym-ef', limits, { root, self: join(root, 'self') })).toBeUndefined(); // exists already
+    expect(createJailCgroup('debug-gym-12', limits, { root: join(root, 'none'), self: join(root, 'self') })).toBeUndefined();
+    expect(() => createJailCgroup('../escape', limits)).toThrow(RangeError);
+  });
 });
