@@ -36,7 +36,12 @@ export interface JailSpec {
   limits: string[];
   /** The helper's base environment (every command's environment starts from it). */
   env: Record<string, string>;
+  /** cgroup directories bwrap is started in (it joins them before it execs, so nothing runs outside). */
+  cgroups?: string[];
 }
+
+/** Joins the cgroups named before `--`, then execs the rest; a failed join ends it before bwrap runs. */
+const ENTER_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; done; shift; exec "$@"';
 
 export class BubblewrapJail {
   /** Pid (and process group) of the bwrap process. */
@@ -80,7 +85,10 @@ export class BubblewrapJail {
     const shell = defaultShell();
     const args = [...spec.args, shell, '-c', launcher, spec.python, JAIL_BOOTSTRAP, String(Buffer.byteLength(HELPER_SOURCE, 'utf8'))];
     // Its own process group, so a lease can name it for gc (the jail also dies with its parent).
-    const child = spawn(spec.bwrapPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env: spec.env, cwd: '/', detached: true });
+    const [command, commandArgs] = spec.cgroups?.length
+      ? ['/bin/sh', ['-c', ENTER_CGROUPS, 'sh', ...spec.cgroups, '--', spec.bwrapPath, ...args]]
+      : [spec.bwrapPath, args];
+    const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'pipe'], env: spec.env, cwd: '/', detached: true });
     const stream = Duplex.from({ readable: child.stdout, writable: child.stdin });
     const helper = new HelperClient(stream, 'raw');
     const jail = new BubblewrapJail(child, helper);

@@ -28,7 +28,8 @@ import {
 } from '@debug-gym/core';
 import { BubblewrapJail } from './bubblewrap-jail.js';
 import { bubblewrapLayout } from './bubblewrap-layout.js';
-import { warnLimitsOnce } from './bubblewrap-limits.js';
+import { cgroupLimits, warnLimitsOnce } from './bubblewrap-limits.js';
+import { type CgroupLimits, type JailCgroup, createJailCgroup, removeCgroup } from './cgroup.js';
 import { isRoot, requireBubblewrap } from './bubblewrap-probe.js';
 import { fileOpError } from './docker-file-errors.js';
 import { HelperLostError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
@@ -36,17 +37,29 @@ import { helperRunResult, runFailure } from './docker-run-result.js';
 import { sweepStaleLeases } from './gc.js';
 import { Lease } from './leases.js';
 import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
-import { archiveBytes, packDirectory } from './docker-tar.js';
+import { packDirectory } from './docker-tar.js';
+import { untarInto } from './bubblewrap-copy.js';
 import { pythonBinDirs, pythonInstall } from './python-paths.js';
 import { SANDBOX_FIXED_ENV, sandboxEnv } from './sandbox-env.js';
 
 export interface BubblewrapTerminalOptions extends TerminalOptions {
   /** The bwrap binary (default `bwrap` on PATH). */
   bwrapPath?: string;
-  /** Processes and threads the sandbox may have at once (RLIMIT_NPROC, default 1024): stops fork bombs. */
+  /**
+   * Processes and threads the sandbox may have at once (default 1024): its cgroup's pids.max where
+   * cgroups are available, and RLIMIT_NPROC of its uid everywhere. Stops fork bombs.
+   */
   maxProcesses?: number;
   /** Address-space limit of every process in the sandbox, in bytes (RLIMIT_AS, default 2 GiB). */
   maxMemoryBytes?: number;
+  /**
+   * Total memory of all the sandbox's processes and its tmpfs mounts, no swap on top: bytes or a
+   * Docker-style size (`'2g'`), or false for none (a cgroup; default 2 GiB). Needs root and a
+   * writable cgroup hierarchy.
+   */
+  memory?: number | string | false;
+  /** CPU cores all the sandbox's processes may use together (a cgroup CFS quota; default 1), or false for none. */
+  cpus?: number | false;
   /** Size of the working copy (a tmpfs in memory; default 1 GiB). */
   workdirSizeBytes?: number;
   /** Size of the sandbox's /tmp (a tmpfs in memory; default 512 MiB). */
@@ -68,8 +81,6 @@ export const DEFAULT_WORKDIR_SIZE = 1024 * MiB;
 export const DEFAULT_TMP_SIZE = 512 * MiB;
 export const DEFAULT_SHM_SIZE = 64 * MiB;
 const DEFAULT_WORKDIR = '/workspace';
-/** The archive travels as one base64 request line: far below V8's longest string. */
-const MAX_COPY_IN_BYTES = 256 * MiB;
 const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const SANDBOX_HOME = '/tmp';
@@ -92,6 +103,8 @@ export class BubblewrapTerminal implements Terminal {
   private readonly maxOutputBytes: number;
   private jail: BubblewrapJail | undefined;
   private lease: Lease | undefined;
+  private cgroup: JailCgroup | undefined;
+  private readonly limits: CgroupLimits;
 
   constructor(private readonly options: BubblewrapTerminalOptions = {}) {
     this.python = options.python ?? process.env.DEBUG_GYM_PYTHON ?? 'python3';
@@ -101,6 +114,7 @@ export class BubblewrapTerminal implements Terminal {
     }
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    this.limits = cgroupLimits(options, options.maxProcesses ?? DEFAULT_MAX_PROCESSES);
   }
 
   get started(): boolean {
@@ -122,7 +136,6 @@ export class BubblewrapTerminal implements Terminal {
     }
     const maxProcesses = this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
     const maxMemoryBytes = this.options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
-    warnLimitsOnce(maxMemoryBytes);
     const layout = bubblewrapLayout({
       workdir: this.workdirPath,
       readOnly: [...install.paths, ...(this.options.readOnlyPaths ?? [])],
@@ -146,6 +159,10 @@ export class BubblewrapTerminal implements Terminal {
     await sweepStaleLeases();
     const lease = Lease.open(this.kind);
     this.lease = lease;
+    const cgroup = createJailCgroup(`debug-gym-${lease.id}`, this.limits);
+    this.cgroup = cgroup;
+    if (cgroup) for (const path of cgroup.paths) lease.addCgroup(path);
+    else warnLimitsOnce(maxMemoryBytes);
     let jail: BubblewrapJail;
     try {
       jail = await BubblewrapJail.start({
@@ -154,9 +171,10 @@ export class BubblewrapTerminal implements Terminal {
         python: install.executable,
         limits: [`ulimit -u ${Math.floor(maxProcesses)}`, `ulimit -v ${Math.floor(maxMemoryBytes / 1024)}`],
         env,
+        cgroups: cgroup?.paths,
       });
     } catch (error) {
-      this.releaseLease();
+      await this.releaseHostResources();
       throw error;
     }
     if (jail.pid !== undefined) lease.addGroup(jail.pid);
@@ -228,12 +246,21 @@ export class BubblewrapTerminal implements Terminal {
     const jail = this.jail;
     this.jail = undefined;
     await jail?.close();
-    this.releaseLease();
+    await this.releaseHostResources();
   }
 
-  private releaseLease(): void {
-    this.lease?.release();
+  /** The jail is dead: remove its cgroup, then its lease (kept for gc when the cgroup could not be removed). */
+  private async releaseHostResources(): Promise<void> {
+    const cgroup = this.cgroup;
+    this.cgroup = undefined;
+    const removed = await Promise.all((cgroup?.paths ?? []).map((path) => removeCgroup(path)));
+    if (removed.every(Boolean)) this.lease?.release();
     this.lease = undefined;
+  }
+
+  /** The jail's cgroup directories (empty when the sandbox runs on rlimits alone, or is not started). */
+  get cgroupPaths(): string[] {
+    return [...(this.cgroup?.paths ?? [])];
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -284,15 +311,16 @@ export class BubblewrapTerminal implements Terminal {
     const target = this.resolve(targetDir ?? this.workdirPath);
     await this.fileCall('mkdir', target);
     const owner = { uid: Number(jail.info?.uid ?? 0), gid: Number(jail.info?.gid ?? 0) };
-    const archive = await archiveBytes(packDirectory(hostDir, owner, { ownerWritable: true }), MAX_COPY_IN_BYTES);
-    if (!archive) {
-      throw new WorkspaceError(
-        'DG_WORKSPACE_IO',
-        `\`${hostDir}\` is too large to copy into the bubblewrap sandbox (more than ${MAX_COPY_IN_BYTES / MiB} MiB as a tar): ` +
-          'leave out build output and large data, or use the docker terminal.',
-      );
+    try {
+      await untarInto((op, params) => this.fileCall(op, target, params), () => packDirectory(hostDir, owner, { ownerWritable: true }));
+    } catch (error) {
+      if (!(WorkspaceError.isInstance(error) && error.code === 'DG_WORKSPACE_IO')) throw error;
+      const full = /No space left/.test(error.message)
+        ? ` The working copy is a tmpfs of ${Math.round((this.options.workdirSizeBytes ?? DEFAULT_WORKDIR_SIZE) / MiB)} MiB ` +
+          '(workdirSizeBytes): raise it, or leave build output and large data out of the repository.'
+        : '';
+      throw new WorkspaceError('DG_WORKSPACE_IO', `Copying \`${hostDir}\` into the bubblewrap sandbox failed: ${error.message}.${full}`, { cause: error });
     }
-    await this.fileCall('untar', target, { data: archive.toString('base64') });
   }
 
   private commandEnv(term: 'dumb' | 'xterm', extra: Record<string, string> | undefined): Record<string, string> {

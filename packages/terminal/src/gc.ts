@@ -1,5 +1,6 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join, posix } from 'node:path';
+import { isOwnCgroup, removeCgroup } from './cgroup.js';
 import { hostname } from 'node:os';
 import { type DockerConnection, dockerAvailable, gcContainers } from './docker-engine.js';
 import { type LeaseRecord, type StoredLease, leaseDirectory, readLeases, trustedLeaseDirectory } from './leases.js';
@@ -37,7 +38,6 @@ export interface GcReport {
 
 /** Only directories debug-gym itself creates in a temp dir are ever removed. */
 const OWN_DIR = /^debug-gym-[\w-]+$/;
-const CGROUP_ROOT = '/sys/fs/cgroup/';
 
 /**
  * Reclaim what sandboxes of dead owners (a driver that was SIGKILLed or crashed) left behind: kill
@@ -97,7 +97,7 @@ async function reclaim({ file, record }: StoredLease, dryRun: boolean): Promise<
   if (marker && !dryRun) await killMarkedProcesses(marker.value, marker.variable);
   for (const cgroup of record.cgroups) {
     if (!isOwnCgroup(cgroup) || !existsSync(cgroup)) continue;
-    if (!dryRun) removeCgroup(cgroup);
+    if (!dryRun) await removeCgroup(cgroup);
     note('cgroup', cgroup);
   }
   for (const path of record.dirs) {
@@ -128,27 +128,6 @@ async function leasedProcesses(record: LeaseRecord): Promise<number[]> {
   }
   if (marker) for (const pid of await markedProcesses(marker.value, marker.variable)) pids.add(pid);
   return [...pids];
-}
-
-function isOwnCgroup(path: string): boolean {
-  return path.startsWith(CGROUP_ROOT) && !path.split('/').includes('..') && path.includes('debug-gym');
-}
-
-function removeCgroup(path: string): void {
-  try {
-    if (existsSync(join(path, 'cgroup.kill'))) writeFileSync(join(path, 'cgroup.kill'), '1');
-    else for (const pid of readFileSync(join(path, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) kill(Number(pid));
-  } catch {
-    // already gone
-  }
-  for (let attempt = 0; attempt < 10; attempt++) {
-    try {
-      rmdirSync(path);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    }
-  }
 }
 
 /** `<lease>.json.<pid>.tmp` files of writers that died mid-write. */

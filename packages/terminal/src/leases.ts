@@ -26,7 +26,7 @@ export interface LeaseRecord {
   groups: LeasedGroup[];
   /** Host directories to remove (only `debug-gym-*` temp dirs are ever removed). */
   dirs: string[];
-  /** cgroup v2 directories to kill and remove. */
+  /** cgroup directories to kill and remove (v2: one; v1: one per controller hierarchy). */
   cgroups: string[];
 }
 

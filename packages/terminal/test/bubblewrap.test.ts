@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process';
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxUnavailableError, UnrecoverableTerminalError, WorkspaceError } from '@debug-gym/core';
+import { DebugGymError, SandboxUnavailableError, UnrecoverableTerminalError } from '@debug-gym/core';
 import { BubblewrapTerminal } from '../src/bubblewrap-terminal.js';
 import { checkBubblewrap } from '../src/bubblewrap-probe.js';
+import { gc } from '../src/gc.js';
 import { describeTerminalConformance } from './conformance.js';
 import { processesLeft, processesMatching } from './processes.js';
 import { requireOrSkip } from './sandbox-availability.js';
@@ -72,16 +73,32 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
       }
     });
 
-    it('refuses to copy in a repository too large for one request, with a typed error', async () => {
+    it('copies in a repository too large for one request (a 300 MiB sparse file) in pieces', async () => {
       const repo = await mkdtemp(join(scratch, 'huge-'));
       await writeFile(join(repo, 'sparse.bin'), '');
       await truncate(join(repo, 'sparse.bin'), 300 * MiB); // sparse: no disk used
+      await writeFile(join(repo, 'tail.py'), 'x = 1\n');
       const term = new BubblewrapTerminal();
       try {
         await term.start();
+        await term.copyIn(repo);
+        expect((await term.run('stat -c %s sparse.bin; cat tail.py')).output).toBe(`${300 * MiB}\nx = 1\n`);
+      } finally {
+        await term.close();
+        await rm(repo, { recursive: true, force: true });
+      }
+    }, 120_000);
+
+    it('fails a streamed copy that overflows the working copy with a typed error, and stays usable', async () => {
+      const repo = await mkdtemp(join(scratch, 'overflow-'));
+      await writeFile(join(repo, 'noise.bin'), randomBytes(24 * MiB));
+      const term = new BubblewrapTerminal({ workdirSizeBytes: 16 * MiB });
+      try {
+        await term.start();
         const error = await term.copyIn(repo).catch((caught: unknown) => caught);
-        expect(error).toBeInstanceOf(WorkspaceError);
-        expect((error as Error).message).toMatch(/too large to copy into the bubblewrap sandbox/);
+        expect(DebugGymError.isInstance(error)).toBe(true);
+        expect((error as DebugGymError).code).toBe('DG_WORKSPACE_IO');
+        expect((error as Error).message).toMatch(/No space left on device.*workdirSizeBytes/);
         expect((await term.run('echo usable')).output).toBe('usable\n');
       } finally {
         await term.close();
@@ -168,11 +185,12 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
       const require = createRequire(import.meta.url);
       const viteNode = join(dirname(createRequire(require.resolve('vitest/package.json')).resolve('vite-node/package.json')), 'vite-node.mjs');
       const ownerTmp = await mkdtemp(join(scratch, 'owner-'));
+      const leaseDir = join(ownerTmp, 'debug-gym-leases-test');
       const seconds = `7${randomInt(100_000, 999_999)}`;
       const child = spawn(
         process.execPath,
         [viteNode, '--config', join(here, '..', 'vitest.config.ts'), join(here, 'fixtures', 'bubblewrap-owner.ts'), seconds],
-        { env: { ...process.env, TMPDIR: ownerTmp }, stdio: ['ignore', 'pipe', 'inherit'] },
+        { env: { ...process.env, TMPDIR: ownerTmp, DEBUG_GYM_LEASE_DIR: leaseDir }, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const exited = new Promise((resolve) => child.once('exit', resolve));
       try {
@@ -191,6 +209,8 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
         expect(await sandboxDirs(ownerTmp)).toEqual([]); // the dead owner's lease stays for gc
       } finally {
         child.kill('SIGKILL'); // also when an assertion failed before the kill under test
+        await exited;
+        await gc({ leaseDir, containers: false }); // its cgroup, which only gc removes
       }
     }, 60_000);
   });

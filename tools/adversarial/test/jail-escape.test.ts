@@ -11,8 +11,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Terminal, TerminalSession } from '@debug-gym/core';
-import { availableBackends } from '@debug-gym/test-utils';
+import { type RunResult, type Terminal, type TerminalSession, UnrecoverableTerminalError } from '@debug-gym/core';
+import { BubblewrapTerminal, gc } from '@debug-gym/terminal';
+import { availableBackends, testPython } from '@debug-gym/test-utils';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { attack } from '../src/attack.js';
 
@@ -32,6 +33,16 @@ print("swapping", flush=True)
 while True:
     for a, b in (("d", "link"), ("r", "rlink")):
         libc.renameat2(-100, a.encode(), -100, b.encode(), 2)
+`;
+
+/** Holds one touched GiB for a while: four of them at once need 4 GiB. */
+const SPREAD_BOMB = `
+import time
+held = bytearray(1 << 30)
+for i in range(0, len(held), 4096):
+    held[i] = 1
+print("full", flush=True)
+time.sleep(10)
 `;
 
 /** Pids whose command line contains `needle` (this process excluded). */
@@ -188,6 +199,82 @@ describe.each(BUBBLEWRAP)('resource bombs on $name', (backend) => {
     expect(bomb.exitCode).not.toBe(0);
     expect((await terminal.run('echo next')).output).toBe('next\n');
   });
+  attack('memory bomb spread over 4 processes (4 × 1 GiB, touched) is stopped by the total cap of the jail', backend.name, async () => {
+    await terminal.start();
+    await terminal.writeFile('bomb.py', SPREAD_BOMB);
+    const bomb = await terminal.run('for i in 1 2 3 4; do python3 bomb.py & done; wait; echo done', { timeoutMs: 120_000 });
+    // Without a total cap all four hold their GiB at once.
+    expect(bomb.output.match(/^full$/gm)?.length ?? 0).toBeLessThan(4);
+    expect(Number(/oom_kill (\d+)/.exec(cgroupFile(terminal as BubblewrapTerminal, 'memory.oom_control', 'memory.events') ?? '')?.[1])).toBeGreaterThan(0);
+    const next = await terminal.run('echo next').catch((error: unknown) => error);
+    // The next step works, or the episode ends with a typed error.
+    if (next instanceof Error) expect(UnrecoverableTerminalError.isInstance(next)).toBe(true);
+    else expect((next as RunResult).output).toBe('next\n');
+  });
+});
+
+/** The content of the first of `files` found in the jail's cgroup directories (v1 and v2 names differ). */
+function cgroupFile(terminal: BubblewrapTerminal, ...files: string[]): string | undefined {
+  for (const file of files) {
+    const dir = terminal.cgroupPaths.find((path) => existsSync(join(path, file)));
+    if (dir) return readFileSync(join(dir, file), 'utf8');
+  }
+  return undefined;
+}
+
+/** Forks children that sleep until it kills them, until a fork is refused; then ends them all. */
+const FORK_BOMB = `
+import os, signal, sys, time
+children = []
+for _ in range(int(sys.argv[1])):
+    try:
+        pid = os.fork()
+    except OSError as error:
+        print("fork refused:", error.strerror, flush=True)
+        break
+    if pid == 0:
+        time.sleep(600)
+        os._exit(0)
+    children.append(pid)
+print("spawned", len(children), flush=True)
+for pid in children:
+    os.kill(pid, signal.SIGKILL)
+for pid in children:
+    os.waitpid(pid, 0)
+`;
+
+// The cgroup layout tried here is v1 (this machine's); v2 was not exercised on a real v2 host.
+describe.each(BUBBLEWRAP)('cgroup caps on $name', () => {
+  attack('fork bomb (5000 processes) is capped by the pids cgroup and the next step works', 'bubblewrap', async () => {
+    const terminal = new BubblewrapTerminal({ python: testPython });
+    await terminal.start();
+    try {
+      await terminal.writeFile('forks.py', FORK_BOMB);
+      const bomb = await terminal.run('python3 forks.py 5000', { timeoutMs: 120_000 });
+      expect(bomb.output).toContain('fork refused');
+      expect(Number(/spawned (\d+)/.exec(bomb.output)?.[1])).toBeLessThan(1024);
+      expect(cgroupFile(terminal, 'pids.max')?.trim()).toBe('1024');
+      expect(Number(/max (\d+)/.exec(cgroupFile(terminal, 'pids.events') ?? '')?.[1])).toBeGreaterThan(0);
+      expect((await terminal.run('echo next')).output).toBe('next\n');
+    } finally {
+      await terminal.close();
+    }
+  });
+
+  attack('CPU burner is throttled to the CPU quota of the jail', 'bubblewrap', async () => {
+    // A tenth of a core, so a fixed amount of work always outruns the quota, however loaded the host.
+    const terminal = new BubblewrapTerminal({ python: testPython, cpus: 0.1 });
+    await terminal.start();
+    try {
+      const burn = await terminal.run('python3 -c "for _ in range(10_000_000): pass" && echo burnt', { timeoutMs: 300_000 });
+      expect(burn.output).toBe('burnt\n');
+      const quota = cgroupFile(terminal, 'cpu.max')?.trim() ?? `${cgroupFile(terminal, 'cpu.cfs_quota_us')?.trim()} ${cgroupFile(terminal, 'cpu.cfs_period_us')?.trim()}`;
+      expect(quota).toBe('10000 100000');
+      expect(Number(/nr_throttled (\d+)/.exec(cgroupFile(terminal, 'cpu.stat') ?? '')?.[1])).toBeGreaterThan(0);
+    } finally {
+      await terminal.close();
+    }
+  });
 });
 
 describe.each(SANDBOXES)('owner killed on $name', (backend) => {
@@ -195,13 +282,14 @@ describe.each(SANDBOXES)('owner killed on $name', (backend) => {
     const require = createRequire(import.meta.url);
     const viteNode = join(dirname(createRequire(require.resolve('vitest/package.json')).resolve('vite-node/package.json')), 'vite-node.mjs');
     const ownerTmp = await mkdtemp(join(tmpdir(), 'jail-owner-'));
+    const leaseDir = join(ownerTmp, 'debug-gym-leases-test');
     const seconds = `8${randomInt(100_000, 999_999)}`;
     let child: ChildProcess | undefined;
     try {
       const owner = spawn(
         process.execPath,
         [viteNode, '--config', join(here, '..', 'vitest.config.ts'), join(here, 'fixtures', 'jail-owner.ts'), backend.name, seconds],
-        { env: { ...process.env, TMPDIR: ownerTmp }, stdio: ['ignore', 'pipe', 'inherit'] },
+        { env: { ...process.env, TMPDIR: ownerTmp, DEBUG_GYM_LEASE_DIR: leaseDir }, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       child = owner;
       const exited = new Promise((resolve) => owner.once('exit', resolve));
@@ -223,6 +311,7 @@ describe.each(SANDBOXES)('owner killed on $name', (backend) => {
       expect(processesMatching(`sleep ${seconds}`)).toEqual([]);
     } finally {
       child?.kill('SIGKILL'); // also when an assertion failed before the kill under test
+      await gc({ leaseDir, containers: false }); // what only gc reclaims (the jail's cgroup), before its lease goes
       await rm(ownerTmp, { recursive: true, force: true });
     }
   }, 120_000);
