@@ -7,10 +7,7 @@ import { randomInt } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type {
-  DirEntry,
   FileStat,
-  FileType,
-  ReadFileOptions,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -19,7 +16,6 @@ import type {
   TerminalSession,
 } from '@debug-gym/core';
 import {
-  FileTooLargeError,
   NotADirectoryError,
   PathNotFoundError,
   SandboxUnavailableError,
@@ -31,8 +27,7 @@ import { bubblewrapLayout } from './bubblewrap-layout.js';
 import { cgroupLimits, warnLimitsOnce } from './bubblewrap-limits.js';
 import { type CgroupLimits, type JailCgroup, createJailCgroup, removeCgroup } from './cgroup.js';
 import { isRoot, requireBubblewrap } from './bubblewrap-probe.js';
-import { fileOpError } from './docker-file-errors.js';
-import { HelperLostError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
+import { HelperLostError, type HelperResponse } from './docker-helper-client.js';
 import { helperRunResult, runFailure } from './docker-run-result.js';
 import { sweepStaleLeases } from './gc.js';
 import { Lease } from './leases.js';
@@ -41,6 +36,7 @@ import { packDirectory } from './docker-tar.js';
 import { untarInto } from './bubblewrap-copy.js';
 import { pythonBinDirs, pythonInstall } from './python-paths.js';
 import { SANDBOX_FIXED_ENV, sandboxEnv } from './sandbox-env.js';
+import { HelperBackedFiles } from './helper-backed-files.js';
 
 export interface BubblewrapTerminalOptions extends TerminalOptions {
   /** The bwrap binary (default `bwrap` on PATH). */
@@ -95,10 +91,10 @@ function randomUid(): number {
  * home and the rest of the host hidden; only the working copy, /tmp and /dev/shm are writable,
  * each a tmpfs of a fixed size. As root, everything inside runs as a random unprivileged uid.
  */
-export class BubblewrapTerminal implements Terminal {
+export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
   readonly kind = 'bubblewrap';
   readonly python: string;
-  private readonly workdirPath: string;
+  protected readonly workdirPath: string;
   private readonly defaultTimeoutMs: number;
   private readonly maxOutputBytes: number;
   private jail: BubblewrapJail | undefined;
@@ -107,6 +103,7 @@ export class BubblewrapTerminal implements Terminal {
   private readonly limits: CgroupLimits;
 
   constructor(private readonly options: BubblewrapTerminalOptions = {}) {
+    super();
     this.python = options.python ?? process.env.DEBUG_GYM_PYTHON ?? 'python3';
     this.workdirPath = options.workdir ?? DEFAULT_WORKDIR;
     if (!posix.isAbsolute(this.workdirPath) || posix.normalize(this.workdirPath) === '/') {
@@ -267,38 +264,6 @@ export class BubblewrapTerminal implements Terminal {
     await this.close();
   }
 
-  async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
-    const response = await this.fileCall('read', path, options.maxBytes === undefined ? {} : { max: options.maxBytes });
-    if (typeof response.tooLarge === 'number') throw new FileTooLargeError(path, response.tooLarge, options.maxBytes as number);
-    return new Uint8Array(Buffer.from(String(response.data ?? ''), 'base64'));
-  }
-
-  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    await this.fileCall('write', path, { data: bytes.toString('base64') });
-  }
-
-  async readDir(path: string): Promise<DirEntry[]> {
-    const response = await this.fileCall('readdir', path);
-    const entries = response.entries as Array<[string, FileType, boolean]>;
-    return entries.map(([name, type, executable]) => ({ name, type, executable }));
-  }
-
-  async stat(path: string): Promise<FileStat | null> {
-    const response = await this.fileCall('stat', path);
-    return (response.stat as FileStat | null) ?? null;
-  }
-
-  async realPath(path: string): Promise<string> {
-    const response = await this.fileCall('realpath', path);
-    return String(response.path);
-  }
-
-  async remove(path: string): Promise<void> {
-    // Removing the working copy itself empties it (it is a mount point).
-    await this.fileCall('remove', path, { keepRoot: this.resolve(path) === this.workdirPath });
-  }
-
   /**
    * Copy a host directory's contents in (through the helper: nothing of the host is mounted), owned
    * by the sandbox user and writable by it even where the host copy is read-only.
@@ -337,22 +302,13 @@ export class BubblewrapTerminal implements Terminal {
     }
   }
 
-  private resolve(path: string): string {
-    return posix.resolve(this.workdirPath, path);
-  }
-
   private requireJail(): BubblewrapJail {
     if (!this.jail) throw new TerminalNotStartedError(this.kind);
     this.jail.ensureUsable();
     return this.jail;
   }
 
-  private async fileCall(op: string, path: string, extra: Record<string, unknown> = {}): Promise<HelperResponse> {
-    try {
-      return await this.requireJail().call(op, { ...extra, path: this.resolve(path) });
-    } catch (error) {
-      if (!(error instanceof HelperOpError)) throw error;
-      throw fileOpError(error, op, path, this.workdirPath);
-    }
+  protected helperCall(op: string, params: Record<string, unknown>): Promise<HelperResponse> {
+    return this.requireJail().call(op, params);
   }
 }

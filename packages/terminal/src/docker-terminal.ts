@@ -7,10 +7,7 @@ import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type Docker from 'dockerode';
 import type {
-  DirEntry,
   FileStat,
-  FileType,
-  ReadFileOptions,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -18,16 +15,16 @@ import type {
   TerminalOptions,
   TerminalSession,
 } from '@debug-gym/core';
-import { FileTooLargeError, NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
+import { NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
 import { type DockerConnection, connectDocker, defaultImageName } from './docker-engine.js';
-import { HelperLostError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
+import { HelperLostError, type HelperResponse } from './docker-helper-client.js';
 import { type SandboxUser, checkLimits, sandboxUser, storageQuotaSupported } from './docker-limits.js';
 import { DockerSandbox } from './docker-sandbox.js';
-import { fileOpError } from './docker-file-errors.js';
 import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
 import { helperRunResult, runFailure } from './docker-run-result.js';
 import { archiveBytes, packDirectory } from './docker-tar.js';
 import { SANDBOX_FIXED_ENV } from './sandbox-env.js';
+import { HelperBackedFiles } from './helper-backed-files.js';
 
 export interface DockerTerminalOptions extends TerminalOptions {
   /**
@@ -93,11 +90,11 @@ const DEFAULT_WORKDIR = '/workspace';
 /** Archives up to this size are copied in through the helper, bigger ones with putArchive. */
 const INLINE_COPY_LIMIT = 8 * 1024 * 1024;
 
-export class DockerTerminal implements Terminal {
+export class DockerTerminal extends HelperBackedFiles implements Terminal {
   readonly kind = 'docker';
   readonly python: string;
   /** The configured working copy path (what `workdir` returns while started). */
-  private readonly workdirPath: string;
+  protected readonly workdirPath: string;
   private readonly options: DockerTerminalOptions;
   private readonly docker: Docker;
   private readonly defaultTimeoutMs: number;
@@ -107,6 +104,7 @@ export class DockerTerminal implements Terminal {
   private imageName: string | undefined;
 
   constructor(options: DockerTerminalOptions = {}) {
+    super();
     this.options = options;
     this.docker = connectDocker(options.docker);
     // Not DEBUG_GYM_PYTHON: that names the host's interpreter, which rarely exists at the same path in an image.
@@ -237,38 +235,6 @@ export class DockerTerminal implements Terminal {
   // ---------------------------------------------------------------------------------------------
   // Files
 
-  async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
-    const response = await this.fileCall('read', path, options.maxBytes === undefined ? {} : { max: options.maxBytes });
-    if (typeof response.tooLarge === 'number') throw new FileTooLargeError(path, response.tooLarge, options.maxBytes as number);
-    return new Uint8Array(Buffer.from(String(response.data ?? ''), 'base64'));
-  }
-
-  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    await this.fileCall('write', path, { data: bytes.toString('base64') });
-  }
-
-  async readDir(path: string): Promise<DirEntry[]> {
-    const response = await this.fileCall('readdir', path);
-    const entries = response.entries as Array<[string, FileType, boolean]>;
-    return entries.map(([name, type, executable]) => ({ name, type, executable }));
-  }
-
-  async stat(path: string): Promise<FileStat | null> {
-    const response = await this.fileCall('stat', path);
-    return (response.stat as FileStat | null) ?? null;
-  }
-
-  async realPath(path: string): Promise<string> {
-    const response = await this.fileCall('realpath', path);
-    return String(response.path);
-  }
-
-  async remove(path: string): Promise<void> {
-    // Removing the working copy itself empties it (commands keep running in it).
-    await this.fileCall('remove', path, { keepRoot: this.resolve(path) === this.workdir });
-  }
-
   async copyIn(hostDir: string, targetDir?: string): Promise<void> {
     const sandbox = this.requireSandbox();
     const source = await lstat(hostDir).catch(() => undefined);
@@ -290,23 +256,14 @@ export class DockerTerminal implements Terminal {
   // ---------------------------------------------------------------------------------------------
   // Internals
 
-  private resolve(path: string): string {
-    return posix.resolve(this.workdirPath, path);
-  }
-
   private requireSandbox(): DockerSandbox {
     if (!this.sandbox) throw new TerminalNotStartedError(this.kind);
     this.sandbox.ensureUsable();
     return this.sandbox;
   }
 
-  private async fileCall(op: string, path: string, extra: Record<string, unknown> = {}): Promise<HelperResponse> {
-    try {
-      return await this.requireSandbox().call(op, { ...extra, path: this.resolve(path) }, { retry: true });
-    } catch (error) {
-      if (!(error instanceof HelperOpError)) throw error;
-      throw fileOpError(error, op, path, this.workdirPath);
-    }
+  protected helperCall(op: string, params: Record<string, unknown>): Promise<HelperResponse> {
+    return this.requireSandbox().call(op, params, { retry: true });
   }
 
   /** Set-up commands come from the owner, not the agent: they run as root (like a Dockerfile's RUN). */

@@ -61,7 +61,8 @@ describe.runIf(cgroups)(`bubblewrap jail cgroup (v${probe?.version ?? '?'})`, ()
       if (limits.swap !== undefined) expect(limits.swap).toBe(probe?.version === 2 ? '0' : String(2048 * MiB));
       expect(limits.pids).toBe('1024');
       expect(limits.cpu).toBe('100000 100000');
-      await term.openSession(`sleep ${seconds}`, { prompt: '$ ' });
+      // The session opens right after the fork: wait for its shell to run before looking for it.
+      await (await term.openSession(`printf started; exec sleep ${seconds}`, { prompt: 'started' })).read();
       const [sleeper] = processesMatching(`sleep ${seconds}`);
       expect(sleeper).toBeDefined();
       const membership = readFileSync(`/proc/${String(sleeper)}/cgroup`, 'utf8');

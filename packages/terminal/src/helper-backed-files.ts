@@ -1,0 +1,64 @@
+import { posix } from 'node:path';
+import type { DirEntry, FileStat, FileType, ReadFileOptions } from '@debug-gym/core';
+import { FileTooLargeError } from '@debug-gym/core';
+import { fileOpError } from './docker-file-errors.js';
+import { HelperOpError, type HelperResponse } from './docker-helper-client.js';
+
+/**
+ * The file half of a terminal whose working copy lives behind the in-sandbox helper (Docker,
+ * bubblewrap): every path is resolved by the kernel inside the sandbox, never on the host, so a
+ * symlink the agent swaps in cannot lead a file operation out of it.
+ */
+export abstract class HelperBackedFiles {
+  /** Absolute path of the working copy inside the sandbox. */
+  protected abstract readonly workdirPath: string;
+
+  /** Send one file request to the live helper (throws when the sandbox is not started or gone). */
+  protected abstract helperCall(op: string, params: Record<string, unknown>): Promise<HelperResponse>;
+
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
+    const response = await this.fileCall('read', path, options.maxBytes === undefined ? {} : { max: options.maxBytes });
+    if (typeof response.tooLarge === 'number') throw new FileTooLargeError(path, response.tooLarge, options.maxBytes as number);
+    return new Uint8Array(Buffer.from(String(response.data ?? ''), 'base64'));
+  }
+
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    await this.fileCall('write', path, { data: bytes.toString('base64') });
+  }
+
+  async readDir(path: string): Promise<DirEntry[]> {
+    const response = await this.fileCall('readdir', path);
+    const entries = response.entries as Array<[string, FileType, boolean]>;
+    return entries.map(([name, type, executable]) => ({ name, type, executable }));
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    const response = await this.fileCall('stat', path);
+    return (response.stat as FileStat | null) ?? null;
+  }
+
+  async realPath(path: string): Promise<string> {
+    const response = await this.fileCall('realpath', path);
+    return String(response.path);
+  }
+
+  async remove(path: string): Promise<void> {
+    // Removing the working copy itself empties it (it stays: commands keep running in it).
+    await this.fileCall('remove', path, { keepRoot: this.resolve(path) === this.workdirPath });
+  }
+
+  protected resolve(path: string): string {
+    return posix.resolve(this.workdirPath, path);
+  }
+
+  /** A file request for `path` (as the caller gave it); a failure becomes the workspace error the local backend throws too. */
+  protected async fileCall(op: string, path: string, extra: Record<string, unknown> = {}): Promise<HelperResponse> {
+    try {
+      return await this.helperCall(op, { ...extra, path: this.resolve(path) });
+    } catch (error) {
+      if (!(error instanceof HelperOpError)) throw error;
+      throw fileOpError(error, op, path, this.workdirPath);
+    }
+  }
+}
