@@ -7,5 +7,6 @@ const config = sharedTestConfig({ testTimeout: 120_000, sequential: true });
 config.test = {
   ...config.test,
   reporters: ['default', ['json', { outputFile: 'test-results.json' }], new AttackMatrixReporter()],
+  globalSetup: ['./test/global-setup.ts'],
 };
 export default config;

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gc } from '@debug-gym/terminal';
 import { availableBackends, testPython, testDockerImage, testdir } from '@debug-gym/test-utils';
-import { afterEach, beforeAll, describe, expect } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { attack } from '../src/attack.js';
-import { Driver, buildCli, containersOf, markedProcesses } from './helpers/driver.js';
+import { Driver, containersOf, markedProcesses } from './helpers/driver.js';
 
 const backends = await availableBackends();
-beforeAll(buildCli, 600_000);
 
 /** How long a killed or signalled driver may take to be gone: far below the 600 s step it interrupts. */
 const EXIT_LIMIT_MS = 30_000;
