@@ -4,10 +4,8 @@
  * run inside the jail. The Terminal API lives here.
  */
 import { randomInt } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type {
-  FileStat,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -16,8 +14,6 @@ import type {
   TerminalSession,
 } from '@debug-gym/core';
 import {
-  NotADirectoryError,
-  PathNotFoundError,
   SandboxUnavailableError,
   TerminalNotStartedError,
   WorkspaceError,
@@ -31,12 +27,12 @@ import { HelperLostError, type HelperResponse } from './docker-helper-client.js'
 import { helperRunResult, runFailure } from './docker-run-result.js';
 import { sweepStaleLeases } from './gc.js';
 import { Lease } from './leases.js';
-import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
+import { openHelperSession } from './docker-session.js';
 import { packDirectory } from './docker-tar.js';
 import { untarInto } from './bubblewrap-copy.js';
 import { pythonBinDirs, pythonInstall } from './python-paths.js';
 import { SANDBOX_FIXED_ENV, sandboxEnv } from './sandbox-env.js';
-import { HelperBackedFiles } from './helper-backed-files.js';
+import { HelperBackedFiles, requireHostDirectory } from './helper-backed-files.js';
 
 export interface BubblewrapTerminalOptions extends TerminalOptions {
   /** The bwrap binary (default `bwrap` on PATH). */
@@ -206,37 +202,21 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
 
   async openSession(command: string, options: SessionOptions): Promise<TerminalSession> {
     const jail = this.requireJail();
-    const cwd = options.cwd ?? this.workdirPath;
-    const where = await this.fileCall('stat', cwd, { follow: true });
-    if (!where.stat) throw new PathNotFoundError(cwd, this.workdirPath);
-    if ((where.stat as FileStat).type !== 'directory') throw new NotADirectoryError(cwd);
-    const { helper } = jail;
-    let sid = 0;
-    const session = new DockerSession({
-      prompt: options.prompt,
-      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
-      maxOutputBytes: this.maxOutputBytes,
-      write: (data) => helper.writePty(sid, data),
-      kill: async (pid) => {
-        if (helper.lost) return;
-        await helper.call('kill', { pid, signal: 9, group: true }).catch(() => undefined);
-        await helper.call('kill', { pid, signal: 9, group: false }).catch(() => undefined);
-      },
-      onClosed: (closed) => jail.sessions.delete(closed),
-    });
+    const cwd = await this.checkedDirectory(options.cwd ?? this.workdirPath);
     try {
-      const opened = await helper.openPty(
-        { cmd: command, cwd: this.resolve(cwd), env: this.commandEnv('xterm', options.env), rows: SESSION_ROWS, cols: SESSION_COLUMNS },
-        session,
-      );
-      sid = opened.sid;
-      session.attach(opened.pid);
+      return await openHelperSession(jail.helper, {
+        command,
+        cwd,
+        env: this.commandEnv('xterm', options.env),
+        prompt: options.prompt,
+        timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
+        maxOutputBytes: this.maxOutputBytes,
+        sessions: jail.sessions,
+      });
     } catch (error) {
       if (error instanceof HelperLostError) throw await jail.lost(error);
       throw error;
     }
-    jail.sessions.add(session);
-    return session;
   }
 
   async close(): Promise<void> {
@@ -270,9 +250,7 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
    */
   async copyIn(hostDir: string, targetDir?: string): Promise<void> {
     const jail = this.requireJail();
-    const source = await lstat(hostDir).catch(() => undefined);
-    if (!source) throw new PathNotFoundError(hostDir, hostDir);
-    if (!source.isDirectory()) throw new NotADirectoryError(hostDir);
+    await requireHostDirectory(hostDir);
     const target = this.resolve(targetDir ?? this.workdirPath);
     await this.fileCall('mkdir', target);
     const owner = { uid: Number(jail.info?.uid ?? 0), gid: Number(jail.info?.gid ?? 0) };

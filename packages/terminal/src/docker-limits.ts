@@ -5,6 +5,7 @@
  */
 import type Docker from 'dockerode';
 import { parseMemory } from './docker-engine.js';
+import type { DockerTerminalOptions } from './docker-terminal.js';
 
 export interface SandboxUser {
   uid: number;
@@ -12,19 +13,10 @@ export interface SandboxUser {
 }
 
 /** Settings of `DockerTerminalOptions` that this module reads. */
-export interface LimitOptions {
-  memory?: number | string | false;
-  cpus?: number | false;
-  pidsLimit?: number;
-  tmpSize?: number | string;
-  shmSize?: number | string;
-  disk?: number | string | false;
-  workdir?: string;
-  workdirTmpfs?: boolean;
-  runAs?: SandboxUser | 'root';
-  network?: boolean | string;
-  init?: boolean;
-}
+export type LimitOptions = Pick<
+  DockerTerminalOptions,
+  'memory' | 'cpus' | 'pidsLimit' | 'tmpSize' | 'shmSize' | 'disk' | 'workdir' | 'workdirTmpfs' | 'runAs' | 'network' | 'init'
+>;
 
 export const DEFAULT_LIMITS = {
   memory: '2g',

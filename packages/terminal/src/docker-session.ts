@@ -4,7 +4,7 @@
  * follows the shared PromptSession rules, like the local PtySession.
  */
 import { PromptSession, type PromptSessionOptions } from './prompt-session.js';
-import type { PtyListener } from './docker-helper-client.js';
+import type { HelperClient, PtyListener } from './docker-helper-client.js';
 
 /** Terminal size of session PTYs (wide, so pdb listings do not wrap). */
 export const SESSION_COLUMNS = 200;
@@ -65,4 +65,41 @@ export class DockerSession extends PromptSession implements PtyListener {
   protected writeData(data: string): void {
     this.options.write(data);
   }
+}
+
+export interface HelperSessionRequest {
+  command: string;
+  /** Absolute working directory inside the sandbox. */
+  cwd: string;
+  env: Record<string, string>;
+  prompt: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  /** The sandbox's open sessions: the new one is added once open and removed when it closes. */
+  sessions: Set<DockerSession>;
+}
+
+/**
+ * Open `request.command` in a PTY the helper runs (Docker and bubblewrap alike). A helper that is
+ * gone surfaces as its HelperLostError; the caller maps it to the sandbox's own error.
+ */
+export async function openHelperSession(helper: HelperClient, request: HelperSessionRequest): Promise<DockerSession> {
+  let sid = 0;
+  const session = new DockerSession({
+    prompt: request.prompt,
+    timeoutMs: request.timeoutMs,
+    maxOutputBytes: request.maxOutputBytes,
+    write: (data) => helper.writePty(sid, data),
+    kill: async (pid) => {
+      if (helper.lost) return;
+      await helper.call('kill', { pid, signal: 9, group: true }).catch(() => undefined);
+      await helper.call('kill', { pid, signal: 9, group: false }).catch(() => undefined);
+    },
+    onClosed: (closed) => request.sessions.delete(closed),
+  });
+  const opened = await helper.openPty({ cmd: request.command, cwd: request.cwd, env: request.env, rows: SESSION_ROWS, cols: SESSION_COLUMNS }, session);
+  sid = opened.sid;
+  session.attach(opened.pid);
+  request.sessions.add(session);
+  return session;
 }

@@ -3,11 +3,9 @@
  * commands, file operations and session PTYs over a JSON-lines protocol (no `docker exec` per
  * command or session). The Terminal API lives here; the running container is a DockerSandbox.
  */
-import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type Docker from 'dockerode';
 import type {
-  FileStat,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -15,16 +13,16 @@ import type {
   TerminalOptions,
   TerminalSession,
 } from '@debug-gym/core';
-import { NotADirectoryError, PathNotFoundError, SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
+import { SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
 import { type DockerConnection, connectDocker, defaultImageName } from './docker-engine.js';
 import { HelperLostError, type HelperResponse } from './docker-helper-client.js';
 import { type SandboxUser, checkLimits, sandboxUser, storageQuotaSupported } from './docker-limits.js';
 import { DockerSandbox } from './docker-sandbox.js';
-import { DockerSession, SESSION_COLUMNS, SESSION_ROWS } from './docker-session.js';
+import { openHelperSession } from './docker-session.js';
 import { helperRunResult, runFailure } from './docker-run-result.js';
 import { archiveBytes, packDirectory } from './docker-tar.js';
 import { SANDBOX_FIXED_ENV } from './sandbox-env.js';
-import { HelperBackedFiles } from './helper-backed-files.js';
+import { HelperBackedFiles, requireHostDirectory } from './helper-backed-files.js';
 
 export interface DockerTerminalOptions extends TerminalOptions {
   /**
@@ -191,35 +189,22 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
 
   async openSession(command: string, options: SessionOptions): Promise<TerminalSession> {
     const sandbox = this.requireSandbox();
-    const cwd = options.cwd ?? this.workdirPath;
-    const where = await this.fileCall('stat', cwd, { follow: true });
-    if (!where.stat) throw new PathNotFoundError(cwd, this.workdirPath);
-    if ((where.stat as FileStat).type !== 'directory') throw new NotADirectoryError(cwd);
+    const cwd = await this.checkedDirectory(options.cwd ?? this.workdirPath);
     const helper = await sandbox.liveHelper();
-    let sid = 0;
-    const session = new DockerSession({
-      prompt: options.prompt,
-      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
-      maxOutputBytes: this.maxOutputBytes,
-      write: (data) => helper.writePty(sid, data),
-      kill: async (pid) => {
-        if (helper.lost) return;
-        await helper.call('kill', { pid, signal: 9, group: true }).catch(() => undefined);
-        await helper.call('kill', { pid, signal: 9, group: false }).catch(() => undefined);
-      },
-      onClosed: (closed) => sandbox.sessions.delete(closed),
-    });
-    const env = { ...SANDBOX_FIXED_ENV, TERM: 'xterm', ...this.env, ...options.env };
     try {
-      const opened = await helper.openPty({ cmd: command, cwd: this.resolve(cwd), env, rows: SESSION_ROWS, cols: SESSION_COLUMNS }, session);
-      sid = opened.sid;
-      session.attach(opened.pid);
+      return await openHelperSession(helper, {
+        command,
+        cwd,
+        env: { ...SANDBOX_FIXED_ENV, TERM: 'xterm', ...this.env, ...options.env },
+        prompt: options.prompt,
+        timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
+        maxOutputBytes: this.maxOutputBytes,
+        sessions: sandbox.sessions,
+      });
     } catch (error) {
       if (error instanceof HelperLostError) await sandbox.checkAlive(error);
       throw error;
     }
-    sandbox.sessions.add(session);
-    return session;
   }
 
   async close(): Promise<void> {
@@ -237,9 +222,7 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
 
   async copyIn(hostDir: string, targetDir?: string): Promise<void> {
     const sandbox = this.requireSandbox();
-    const source = await lstat(hostDir).catch(() => undefined);
-    if (!source) throw new PathNotFoundError(hostDir, hostDir);
-    if (!source.isDirectory()) throw new NotADirectoryError(hostDir);
+    await requireHostDirectory(hostDir);
     const target = this.resolve(targetDir ?? this.workdirPath);
     await this.fileCall('mkdir', target);
     const user = sandboxUser(this.options);

@@ -1,6 +1,7 @@
+import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { DirEntry, FileStat, FileType, ReadFileOptions } from '@debug-gym/core';
-import { FileTooLargeError } from '@debug-gym/core';
+import { FileTooLargeError, NotADirectoryError, PathNotFoundError } from '@debug-gym/core';
 import { fileOpError } from './docker-file-errors.js';
 import { HelperOpError, type HelperResponse } from './docker-helper-client.js';
 
@@ -48,6 +49,14 @@ export abstract class HelperBackedFiles {
     await this.fileCall('remove', path, { keepRoot: this.resolve(path) === this.workdirPath });
   }
 
+  /** `cwd` (as the caller gave it) resolved, once checked to be a directory in the sandbox: a typo is a typed error, not a shell message. */
+  protected async checkedDirectory(cwd: string): Promise<string> {
+    const where = await this.fileCall('stat', cwd, { follow: true });
+    if (!where.stat) throw new PathNotFoundError(cwd, this.workdirPath);
+    if ((where.stat as FileStat).type !== 'directory') throw new NotADirectoryError(cwd);
+    return this.resolve(cwd);
+  }
+
   protected resolve(path: string): string {
     return posix.resolve(this.workdirPath, path);
   }
@@ -61,4 +70,11 @@ export abstract class HelperBackedFiles {
       throw fileOpError(error, op, path, this.workdirPath);
     }
   }
+}
+
+/** What `copyIn` copies must be a host directory. */
+export async function requireHostDirectory(hostDir: string): Promise<void> {
+  const source = await lstat(hostDir).catch(() => undefined);
+  if (!source) throw new PathNotFoundError(hostDir, hostDir);
+  if (!source.isDirectory()) throw new NotADirectoryError(hostDir);
 }
