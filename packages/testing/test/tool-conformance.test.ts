@@ -1,6 +1,11 @@
 import { DebugGymError, type ToolPluginV1 } from '@debug-gym/core';
+import bash from '@debug-gym/tool-bash';
+import evalTool from '@debug-gym/tool-eval';
+import grep from '@debug-gym/tool-grep';
 import listdir from '@debug-gym/tool-listdir';
+import pdb from '@debug-gym/tool-pdb';
 import rewrite from '@debug-gym/tool-rewrite';
+import submit from '@debug-gym/tool-submit';
 import view from '@debug-gym/tool-view';
 import { describe, expect, it } from 'vitest';
 import { NOT_CONFORMANT_CODE, assertToolConformance, checkToolConformance } from '../src/index.js';
@@ -11,8 +16,14 @@ describe('checkToolConformance', () => {
     ['view', view, { validCalls: [{ path: 'src/app.py' }, { path: 'src/app.py', start: 1, end: 1 }] }],
     ['listdir', listdir, {}],
     ['rewrite', rewrite, { validCalls: [{ path: 'src/new.py', new_code: 'x = 1' }] }],
+    ['bash', bash, { validCalls: [{ command: 'echo hi' }] }],
+    ['grep', grep, { validCalls: [{ pattern: 'def' }] }],
+    ['pdb', pdb, { validCalls: [{ command: 'p 1 + 1' }] }],
+    ['eval', evalTool, { validCalls: [{}] }],
+    // Every submit call runs the tests: the generated probes add nothing but time.
+    ['submit', submit, { validCalls: [{ message: 'done' }], probes: false }],
     ['a well-behaved inline tool', echoTool, { validCalls: [{ text: 'hi', times: 2 }] }],
-  ] as Array<[string, ToolPluginV1, object]>)('passes the seed tool %s', async (_name, plugin, options) => {
+  ] as Array<[string, ToolPluginV1, object]>)('the seed tool %s passes', async (_name, plugin, options) => {
     const result = await checkToolConformance(plugin, options);
     expect(result.problems).toEqual([]);
     expect(result.ok).toBe(true);
