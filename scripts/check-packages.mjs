@@ -8,10 +8,11 @@
 //     `exports` equal to the development `exports` minus that condition (so publishConfig.exports cannot
 //     drift), no `workspace:` ranges, and every `bin` target shipped.
 // Prints one table; exits 1 when any package has an error. Expects built packages (`pnpm build`).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
@@ -20,6 +21,9 @@ const SOURCE_CONDITION = '@debug-gym/source';
 const ATTW_IGNORED = new Set(['node10', 'node16-cjs']); // what `--profile esm-only` ignores
 const root = new URL('..', import.meta.url).pathname;
 const attwBin = join(root, 'node_modules', '.bin', 'attw');
+const run = promisify(execFile);
+/** Packages checked at once (pack and attw are separate processes; CI machines have two cores). */
+const CONCURRENCY = 2;
 
 /** Non-private workspace packages (every folder in pnpm-workspace.yaml), optionally only the named ones. */
 function publicPackages(only) {
@@ -73,8 +77,12 @@ function manifestProblems(packed, development, files) {
   return problems;
 }
 
-function runAttw(tarballPath) {
-  const result = spawnSync(attwBin, [tarballPath, '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+async function runAttw(tarballPath) {
+  // attw exits 1 when it finds a problem: read its report either way.
+  const result = await run(attwBin, [tarballPath, '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).then(
+    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+    (error) => ({ status: error.code ?? 1, stdout: error.stdout ?? '', stderr: error.stderr ?? String(error) }),
+  );
   let problems = [];
   try {
     const report = JSON.parse(result.stdout);
@@ -90,7 +98,7 @@ function runAttw(tarballPath) {
 }
 
 async function checkPackage(pkg, destination) {
-  const packed = JSON.parse(execFileSync('pnpm', ['pack', '--pack-destination', destination, '--json'], { cwd: pkg.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  const packed = JSON.parse((await run('pnpm', ['pack', '--pack-destination', destination, '--json'], { cwd: pkg.dir, encoding: 'utf8' })).stdout);
   const tarball = readFileSync(packed.filename);
   const files = untar(tarball);
   const manifest = JSON.parse(files['package/package.json'].toString('utf8'));
@@ -106,7 +114,7 @@ async function checkPackage(pkg, destination) {
     kilobytes: (tarball.length / 1024).toFixed(1),
     publintErrors,
     publintNotes,
-    attw: runAttw(packed.filename),
+    attw: await runAttw(packed.filename),
     manifest: manifestProblems(manifest, development, files),
   };
 }
@@ -129,15 +137,21 @@ if (packages.length === 0) {
   process.exit(1);
 }
 const destination = mkdtempSync(join(tmpdir(), 'debug-gym-pack-'));
-const rows = [];
-try {
-  for (const pkg of packages) {
+const rows = new Array(packages.length);
+let next = 0;
+async function worker() {
+  while (next < packages.length) {
+    const index = next++;
+    const pkg = packages[index];
     try {
-      rows.push(await checkPackage(pkg, destination));
+      rows[index] = await checkPackage(pkg, destination);
     } catch (error) {
-      rows.push({ name: pkg.name, folder: relative(root, pkg.dir), version: '?', fileCount: 0, kilobytes: '0', publintErrors: [], publintNotes: [], attw: [], manifest: [`could not pack or read: ${error.message.split('\n')[0]}`] });
+      rows[index] = { name: pkg.name, folder: relative(root, pkg.dir), version: '?', fileCount: 0, kilobytes: '0', publintErrors: [], publintNotes: [], attw: [], manifest: [`could not pack or read: ${error.message.split('\n')[0]}`] };
     }
   }
+}
+try {
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 } finally {
   rmSync(destination, { recursive: true, force: true });
 }
