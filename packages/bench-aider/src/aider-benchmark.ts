@@ -1,19 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  defaultCacheDir,
-  defineBenchmark,
-  distinctiveLine,
-  fetchControls,
-  selectTasks,
-  type BenchmarkDataset,
-  type BenchmarkTask,
-  type BenchmarkV1,
-  type LoadTasksOptions,
-  type TaskSecret,
-  type ToolCall,
-} from '@debug-gym/core';
+import { defineBenchmark, type BenchmarkDataset, type BenchmarkTask, type BenchmarkV1, type LoadTasksOptions, type TaskSecret, type ToolCall } from '@debug-gym/spec';
+import { defaultCacheDir, distinctiveLine, fetchControls, selectTasks } from '@debug-gym/plugin-kit';
 import { repositoryTexts } from './repository-texts.js';
 import { checkoutDir, cloneExercism } from './clone-exercism.js';
 import { aiderScorer } from './aider-scorer.js';

@@ -1,4 +1,5 @@
-import { defaultCacheDir, defineBenchmark, fetchControls, type BenchmarkDataset, type BenchmarkV1, type LoadTasksOptions } from '@debug-gym/core';
+import { defineBenchmark, type BenchmarkDataset, type BenchmarkV1, type LoadTasksOptions } from '@debug-gym/spec';
+import { defaultCacheDir, fetchControls } from '@debug-gym/plugin-kit';
 import { cachePaths, fetchMiniNightmare } from './fetch-data.js';
 import { readTasks } from './read-tasks.js';
 import { miniNightmareSecrets, miniNightmareSolution } from './solutions.js';

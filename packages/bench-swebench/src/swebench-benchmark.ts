@@ -1,22 +1,8 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  BenchmarkDataError,
-  defaultCacheDir,
-  addedLines,
-  defineBenchmark,
-  distinctiveLine,
-  fetchControls,
-  patchToRewriteCalls,
-  selectTasks,
-  type BenchmarkDataset,
-  type BenchmarkTask,
-  type BenchmarkV1,
-  type LoadTasksOptions,
-  type TaskSecret,
-  type ToolCall,
-} from '@debug-gym/core';
+import { BenchmarkDataError, defineBenchmark, type BenchmarkDataset, type BenchmarkTask, type BenchmarkV1, type LoadTasksOptions, type TaskSecret, type ToolCall } from '@debug-gym/spec';
+import { defaultCacheDir, addedLines, distinctiveLine, fetchControls, patchToRewriteCalls, selectTasks } from '@debug-gym/plugin-kit';
 import { swebenchEvaluation, swebenchScorer } from './evaluation.js';
 import { SWEBENCH_DATASETS, fetchDataset, type HfDataset, type SwebenchDatasetName } from './hf-dataset.js';
 import { instanceImageName, type SwebenchInstance } from './instance.js';

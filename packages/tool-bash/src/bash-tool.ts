@@ -1,4 +1,4 @@
-import { UnrecoverableTerminalError, defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { UnrecoverableTerminalError, defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
 import { DEFAULT_TIMEOUT_SECONDS, clampTimeout, resolveAllowLocal, type BashToolOptions } from './bash-options.js';
 import { formatBashResult } from './format-bash-result.js';
 

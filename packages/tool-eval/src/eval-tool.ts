@@ -1,4 +1,4 @@
-import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
 
 export interface EvalToolOptions {
   /**

@@ -1,4 +1,4 @@
-import { DebugGymError, WorkspaceError, defineToolPlugin, type JsonSchemaObject, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { DebugGymError, WorkspaceError, defineToolPlugin, type JsonSchemaObject, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
 import { collectFiles, type Collected } from './collect-files.js';
 import { formatMatches, noMatchesText, type FileMatches } from './format-grep.js';
 import { compileGrepPattern } from './grep-pattern.js';
@@ -89,7 +89,7 @@ export function createGrep(options: GrepToolOptions = {}): ToolInstance {
       const deadline = Date.now() + timeoutMs;
       let collected: Collected;
       try {
-        collected = await collectFiles(context.workspace, path, { maxDepth: limits.maxDepth, maxFiles: limits.maxFiles, deadline });
+        collected = await collectFiles({ workspace: context.workspace, readDir: (dir) => context.terminal.readDir(dir) }, path, { maxDepth: limits.maxDepth, maxFiles: limits.maxFiles, deadline });
       } catch (error) {
         // grep's own words for a missing path, which is also how a hidden one is reported.
         if (DebugGymError.hasCode(error, 'DG_WORKSPACE_NOT_FOUND')) return grepError(`${path}: No such file or directory`);

@@ -1,4 +1,4 @@
-import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/spec';
 import { listDirectory, type ListdirArguments, type ListdirOptions } from './list-directory.js';
 
 const DESCRIPTION =

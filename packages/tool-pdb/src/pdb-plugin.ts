@@ -1,4 +1,4 @@
-import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/spec';
 import { pdbDescription, pdbParameters } from './pdb-schema.js';
 import { PdbTool, type PdbToolOptions } from './pdb-tool.js';
 

@@ -1,4 +1,5 @@
-import { defineToolPlugin, withToolName, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/spec';
+import { withToolName } from '@debug-gym/plugin-kit';
 import { SyntaxChecker } from './check-python-syntax.js';
 import { rewriteFile, type RewriteArguments, type RewriteOptions } from './rewrite-file.js';
 

@@ -1,4 +1,4 @@
-import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
 
 export interface SubmitToolOptions {
   /** Run the tests once more and report them in the observation (`eval_on_submit`). Default true. */

@@ -1,4 +1,4 @@
-import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/spec';
 import { viewFile, type ViewArguments, type ViewOptions } from './view-file.js';
 
 const DESCRIPTION =
