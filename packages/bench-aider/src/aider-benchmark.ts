@@ -9,6 +9,7 @@ import { aiderScorer } from './aider-scorer.js';
 import { AIDER_ENTRYPOINT, AIDER_RUN_TIMEOUT, EXERCISM_COMMIT, EXERCISM_EXERCISES, REFACTORING_EXERCISES } from './exercise-catalog.js';
 import { prepareWorkspaces } from './prepare-workspaces.js';
 import { readExercises, type Exercise } from './read-exercises.js';
+import { meta } from './meta.js';
 
 /** Benchmark-specific `loadTasks` options (`options` field). */
 export interface AiderOptions {
@@ -130,6 +131,7 @@ export async function aiderSecrets(task: BenchmarkTask): Promise<TaskSecret[]> {
  */
 export const aider: BenchmarkV1 = defineBenchmark({
   specificationVersion: 'benchmark-v1',
+  meta,
   name: 'aider',
   description: "The 140 Exercism Python practice exercises of Aider's benchmark (exercism/python, pinned commit); resolved when every test passes.",
   defaultTools: ['bash', 'view', 'rewrite', 'eval'],

@@ -8,6 +8,7 @@ import { SWEBENCH_DATASETS, fetchDataset, type HfDataset, type SwebenchDatasetNa
 import { instanceImageName, type SwebenchInstance } from './instance.js';
 import { readInstances } from './read-instances.js';
 import { entrypointOf, evalEnvironment, preTestCommands } from './test-spec.js';
+import { meta } from './meta.js';
 
 /** Benchmark-specific `loadTasks` options (`options` field). */
 export interface SwebenchOptions {
@@ -163,6 +164,7 @@ export async function swebenchSolution(task: BenchmarkTask): Promise<ToolCall[] 
  */
 export const swebench: BenchmarkV1 = defineBenchmark({
   specificationVersion: 'benchmark-v1',
+  meta,
   name: 'swebench',
   description: 'SWE-bench Verified / Lite in their prebuilt evaluation images; resolved when every FAIL_TO_PASS and PASS_TO_PASS test passes.',
   defaultTools: ['bash', 'view', 'rewrite', 'eval', 'submit'],

@@ -3,6 +3,7 @@ import { collectFiles, type Collected } from './collect-files.js';
 import { formatMatches, noMatchesText, type FileMatches } from './format-grep.js';
 import { compileGrepPattern } from './grep-pattern.js';
 import { searchFiles, type SearchOutcome } from './search-files.js';
+import { meta } from './meta.js';
 
 export interface GrepToolOptions {
   /** Matching lines shown when the call gives no `max_results`. Default 100. */
@@ -160,6 +161,7 @@ function dropLastMatch(files: readonly FileMatches[]): FileMatches[] {
 /** `grep {pattern, path?, max_results?}`: search the visible files of the working copy. */
 export const grepTool: ToolPluginV1<GrepToolOptions> = defineToolPlugin<GrepToolOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   changesFiles: false,
   name: 'grep',
   description: DESCRIPTION,
