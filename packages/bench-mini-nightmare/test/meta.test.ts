@@ -17,6 +17,6 @@ describe('plugin meta', () => {
 
   it('matches the package.json "debug-gym" manifest', () => {
     expect(plugin.name).toBe(packageJson['debug-gym'].name);
-    expect([...(('aliases' in plugin ? plugin.aliases : undefined) ?? [])]).toEqual(packageJson['debug-gym'].aliases ?? []);
+    expect([...((plugin as { aliases?: readonly string[] }).aliases ?? [])]).toEqual(packageJson['debug-gym'].aliases ?? []);
   });
 });
