@@ -2,7 +2,16 @@ export type { BenchmarkDataset, BenchmarkDockerSettings, BenchmarkTask, Benchmar
 export { defineBenchmark, isBenchmark } from './benchmark/define-benchmark.js';
 export type { Breakpoint, EnvSettings, EnvState, ResolvedPath, ToolBreakpoints, ToolContext, ToolWorkspace, TreeEntry, TreeListing } from './context/index.js';
 export * from './errors/index.js';
-export { loadPlugin, loadPluginPackage, loadToolPlugin, type LoadPluginOptions, type LoadedPlugin, type PluginByKind } from './plugin/load-plugin.js';
+export {
+  loadPlugin,
+  loadPluginPackage,
+  loadToolPlugin,
+  type LoadPluginOptions,
+  type LoadToolPluginOptions,
+  type LoadedPlugin,
+  type PluginByKind,
+  type ToolPackageManifest,
+} from './plugin/load-plugin.js';
 export { pluginCandidates } from './plugin/plugin-candidates.js';
 export { SPEC_VERSION, type PluginKind, type PluginManifest, type PluginMeta, type SpecVersion } from './plugin/plugin-meta.js';
 export { specVersionProblem } from './plugin/spec-version.js';

@@ -91,6 +91,12 @@ export async function loadPluginPackage<K extends PluginKind>(kind: K, specifier
   );
 }
 
+/** The options of the earlier tool-only loader (same as `LoadPluginOptions`). */
+export type LoadToolPluginOptions = LoadPluginOptions;
+
+/** The `"debug-gym"` field of a tool package. */
+export type ToolPackageManifest = PluginManifest & { kind: 'tool' };
+
 /** `loadPlugin('tool', ...)`, kept for callers of the earlier tool-only loader. */
 export function loadToolPlugin(specifier: string, options: LoadPluginOptions = {}): Promise<ToolPluginV1<unknown>> {
   return loadPlugin('tool', specifier, options);
