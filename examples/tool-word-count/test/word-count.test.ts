@@ -68,7 +68,7 @@ describe('loading the published package', () => {
   it('names the package and the missing manifest field when package.json has no "debug-gym" field', async () => {
     const error = await loadToolPlugin('no-manifest', { from: project }).catch((caught: unknown) => caught);
     expect(PluginLoadError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain("package 'debug-gym-tool-no-manifest' has no \"debug-gym\": { \"kind\": \"tool\", ... } field");
+    expect((error as Error).message).toContain("package 'debug-gym-tool-no-manifest' is not a debug-gym tool plugin: its package.json has no \"debug-gym\": { \"kind\": \"tool\"");
   });
 
   it('explains what is wrong with a default export that is not a tool plugin', async () => {
