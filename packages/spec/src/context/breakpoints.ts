@@ -13,7 +13,8 @@ export interface Breakpoint {
 
 /**
  * The env's breakpoint state as tools see it (`context.breakpoints`): what `view` marks, what pdb
- * restores after a restart. Core's `BreakpointStore` implements it.
+ * restores after a restart. Exactly the members the bundled tools use; core's `BreakpointStore`
+ * implements it (and more: `add`, `remove`, `shift`).
  */
 export interface ToolBreakpoints {
   /** Number of breakpoints. */
@@ -21,8 +22,6 @@ export interface ToolBreakpoints {
   /** Sorted by file, then line. */
   list(): Breakpoint[];
   has(file: string, line: number): boolean;
-  add(breakpoint: Breakpoint): void;
-  remove(file: string, line: number): boolean;
   clear(): void;
   /** Replace the whole state (e.g. with what pdb reports). */
   replace(breakpoints: readonly Breakpoint[]): void;

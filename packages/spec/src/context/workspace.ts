@@ -27,13 +27,11 @@ export interface TreeListing {
 /**
  * The agent's view of the working copy, as tools see it (`context.workspace`): every path goes
  * through here, so path safety, hidden files and read-only files are enforced in one place.
- * Core's `Workspace` class implements it; a test kit may provide its own.
+ * Exactly the members the bundled tools use; core's `Workspace` class implements it (and more).
  */
 export interface ToolWorkspace {
   /** Absolute path of the working copy inside the sandbox. */
   readonly workdir: string;
-  /** Lexical resolution: refuses paths that leave the working copy (`..`, foreign absolute paths). */
-  resolve(path: string): ResolvedPath;
   /** The relative path is hidden (`.debugignore`, task ignore patterns). */
   isIgnored(relative: string, isDirectory?: boolean): boolean;
   /** The relative path is read-only (`.debugreadonly`, task read-only patterns). */
@@ -42,8 +40,6 @@ export interface ToolWorkspace {
   resolveExisting(path: string): Promise<ResolvedPath & { type: DirEntry['type'] }>;
   /** Read a visible UTF-8 text file (refuses directories, binary files, files over `maxBytes`). */
   readText(path: string, options?: { maxBytes?: number }): Promise<ResolvedPath & { text: string }>;
-  /** Whether a visible file exists at `path` (no throw). */
-  exists(path: string): Promise<boolean>;
   /** Check that `path` may be written (inside, not hidden, not read-only, not a directory). */
   checkWritable(path: string): Promise<ResolvedPath & { exists: boolean }>;
   /** Write a text file after `checkWritable`. */
