@@ -1,3 +1,3 @@
 import { sharedTestConfig } from '../../vitest.shared';
 
-export default sharedTestConfig({ coverageThreshold: 70 });
+export default sharedTestConfig({ coverageThreshold: 80 });
