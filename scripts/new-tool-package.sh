@@ -35,8 +35,9 @@ cat > "$dir/package.json" <<JSON
     "test": "vitest run",
     "test:coverage": "vitest run --coverage"
   },
-  "peerDependencies": { "@debug-gym/core": "workspace:^" },
-  "devDependencies": { "@debug-gym/core": "workspace:*", "@debug-gym/test-utils": "workspace:*" },
+  "peerDependencies": { "@debug-gym/spec": "workspace:^" },
+  "dependencies": { "@debug-gym/plugin-kit": "workspace:^" },
+  "devDependencies": { "@debug-gym/core": "workspace:*", "@debug-gym/spec": "workspace:*", "@debug-gym/test-utils": "workspace:*" },
   "publishConfig": {
     "access": "public",
     "exports": { ".": { "types": "./dist/index.d.ts", "default": "./dist/index.js" }, "./package.json": "./package.json" }
@@ -48,5 +49,12 @@ cat > "$dir/vitest.config.ts" <<'TS'
 import { sharedTestConfig } from '../../vitest.shared';
 
 export default sharedTestConfig({ coverageThreshold: 85, testTimeout: 60_000 });
+TS
+cat > "$dir/src/meta.ts" <<'TS'
+import type { PluginMeta } from '@debug-gym/spec';
+import { name, version } from '../package.json';
+
+/** This package as the plugin loader checks it (name and version inlined from package.json at build time). */
+export const meta: PluginMeta = { name, version, specVersion: '1.0' };
 TS
 echo "export {};" > "$dir/src/index.ts"

@@ -1,5 +1,6 @@
-import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
 import { countText, formatCounts } from './count-text.js';
+import { meta } from './meta.js';
 
 /** Options a config can pass: `tools: [['word-count', { ... }]]`. This tool has none. */
 export type WordCountOptions = Record<string, never>;
@@ -21,6 +22,7 @@ export function createWordCount(): ToolInstance {
 /** `word_count {path}`: count the lines, words and characters of one file. */
 export const wordCountTool: ToolPluginV1<WordCountOptions> = defineToolPlugin<WordCountOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   name: 'word_count',
   description: 'Count the lines, words and characters of a file in the repository.',
   instructions: [

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PluginLoadError, WorkspaceError, loadToolPlugin } from '@debug-gym/core';
+import { PluginLoadError, WorkspaceError, loadToolPlugin } from '@debug-gym/spec';
 import { assertToolConformance, createToolContext, runTool } from '@debug-gym/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import wordCountTool from '../src/index.js';
@@ -67,7 +67,7 @@ describe('loading the published package', () => {
   it('names the package and the missing manifest field when package.json has no "debug-gym" field', async () => {
     const error = await loadToolPlugin('no-manifest', { from: project }).catch((caught: unknown) => caught);
     expect(PluginLoadError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain("package 'debug-gym-tool-no-manifest' has no \"debug-gym\": { \"kind\": \"tool\", ... } field");
+    expect((error as Error).message).toContain("package 'debug-gym-tool-no-manifest' is not a debug-gym tool plugin: its package.json has no \"debug-gym\": { \"kind\": \"tool\"");
   });
 
   it('explains what is wrong with a default export that is not a tool plugin', async () => {

@@ -1,25 +1,15 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  defaultCacheDir,
-  defineBenchmark,
-  distinctiveLine,
-  fetchControls,
-  selectTasks,
-  type BenchmarkDataset,
-  type BenchmarkTask,
-  type BenchmarkV1,
-  type LoadTasksOptions,
-  type TaskSecret,
-  type ToolCall,
-} from '@debug-gym/core';
+import { defineBenchmark, type BenchmarkDataset, type BenchmarkTask, type BenchmarkV1, type LoadTasksOptions, type TaskSecret, type ToolCall } from '@debug-gym/spec';
+import { defaultCacheDir, distinctiveLine, fetchControls, selectTasks } from '@debug-gym/plugin-kit';
 import { repositoryTexts } from './repository-texts.js';
 import { checkoutDir, cloneExercism } from './clone-exercism.js';
 import { aiderScorer } from './aider-scorer.js';
 import { AIDER_ENTRYPOINT, AIDER_RUN_TIMEOUT, EXERCISM_COMMIT, EXERCISM_EXERCISES, REFACTORING_EXERCISES } from './exercise-catalog.js';
 import { prepareWorkspaces } from './prepare-workspaces.js';
 import { readExercises, type Exercise } from './read-exercises.js';
+import { meta } from './meta.js';
 
 /** Benchmark-specific `loadTasks` options (`options` field). */
 export interface AiderOptions {
@@ -141,6 +131,7 @@ export async function aiderSecrets(task: BenchmarkTask): Promise<TaskSecret[]> {
  */
 export const aider: BenchmarkV1 = defineBenchmark({
   specificationVersion: 'benchmark-v1',
+  meta,
   name: 'aider',
   description: "The 140 Exercism Python practice exercises of Aider's benchmark (exercism/python, pinned commit); resolved when every test passes.",
   defaultTools: ['bash', 'view', 'rewrite', 'eval'],

@@ -1,4 +1,5 @@
-import { pytestScorer, type PytestSummary, type Scorer } from '@debug-gym/core';
+import { type PytestSummary, type Scorer } from '@debug-gym/spec';
+import { pytestScorer } from '@debug-gym/plugin-kit';
 
 /**
  * pytest counts, except that tests the test file itself skips (`@unittest.skip`) do not count toward

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BenchmarkDataError, type LoadProgress } from '@debug-gym/core';
+import { BenchmarkDataError, type LoadProgress } from '@debug-gym/spec';
 import { EXERCISM_COMMIT, EXERCISM_REPO_URL } from './exercise-catalog.js';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BenchmarkDataError } from '@debug-gym/core';
+import { BenchmarkDataError } from '@debug-gym/spec';
 import { EXERCISM_COMMIT, EXERCISM_EXERCISES, taskIdOf } from './exercise-catalog.js';
 
 const BENCHMARK = 'aider';

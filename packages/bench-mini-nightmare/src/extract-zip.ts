@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import { BenchmarkDataError } from '@debug-gym/core';
+import { BenchmarkDataError } from '@debug-gym/spec';
 import { unzipSync } from 'fflate';
 
 /**

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BenchmarkDataError, downloadFile, type LoadProgress } from '@debug-gym/core';
+import { BenchmarkDataError, type LoadProgress } from '@debug-gym/spec';
+import { downloadFile } from '@debug-gym/plugin-kit';
 import { extractZip } from './extract-zip.js';
 import { MINI_NIGHTMARE_TASKS } from './task-catalog.js';
 

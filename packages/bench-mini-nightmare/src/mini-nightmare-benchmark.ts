@@ -1,8 +1,10 @@
-import { defaultCacheDir, defineBenchmark, fetchControls, type BenchmarkDataset, type BenchmarkV1, type LoadTasksOptions } from '@debug-gym/core';
+import { defineBenchmark, type BenchmarkDataset, type BenchmarkV1, type LoadTasksOptions } from '@debug-gym/spec';
+import { defaultCacheDir, fetchControls } from '@debug-gym/plugin-kit';
 import { cachePaths, fetchMiniNightmare } from './fetch-data.js';
 import { readTasks } from './read-tasks.js';
 import { miniNightmareSecrets, miniNightmareSolution } from './solutions.js';
 import { MINI_NIGHTMARE_TASKS } from './task-catalog.js';
+import { meta } from './meta.js';
 
 /** Benchmark-specific `loadTasks` options (`options` field). */
 export interface MiniNightmareOptions {
@@ -54,6 +56,7 @@ async function loadTasks(options: LoadTasksOptions = {}): Promise<BenchmarkDatas
  */
 export const miniNightmare: BenchmarkV1 = defineBenchmark({
   specificationVersion: 'benchmark-v1',
+  meta,
   name: 'mini-nightmare',
   description: '10 hand-crafted buggy Python programs (debug-gym 1.0 mini_nightmare); resolved when every test passes.',
   defaultTools: ['pdb', 'view', 'rewrite', 'listdir', 'eval'],

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BenchmarkDataError, selectTasks, type BenchmarkTask } from '@debug-gym/core';
+import { BenchmarkDataError, type BenchmarkTask } from '@debug-gym/spec';
+import { selectTasks } from '@debug-gym/plugin-kit';
 import { MINI_NIGHTMARE_ENTRYPOINT, MINI_NIGHTMARE_INSTRUCTIONS, MINI_NIGHTMARE_TASKS, TASK_NOTES, requiredFiles } from './task-catalog.js';
 
 const BENCHMARK = 'mini-nightmare';

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync } from 'node:fs';
-import { addedLines, distinctiveLine, patchToRewriteCalls, type BenchmarkTask, type TaskSecret, type ToolCall } from '@debug-gym/core';
+import { type BenchmarkTask, type TaskSecret, type ToolCall } from '@debug-gym/spec';
+import { addedLines, distinctiveLine, patchToRewriteCalls } from '@debug-gym/plugin-kit';
 
 /** The project's own fixes (`<task>.patch`, unified diffs relative to the task folder), shipped with the package. */
 export const bundledSolutionsDir: string = fileURLToPath(new URL('../solutions/', import.meta.url));

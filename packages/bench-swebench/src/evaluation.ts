@@ -1,4 +1,5 @@
-import { cleanupPytestOutput, type EvalProcedure, type RunResult, type Scorer, type Terminal } from '@debug-gym/core';
+import { type EvalProcedure, type RunResult, type Scorer, type Terminal } from '@debug-gym/spec';
+import { cleanupPytestOutput } from '@debug-gym/plugin-kit';
 import { APPLY_PATCH_FAIL, RESET_FAILED, TESTS_ERROR, TESTS_TIMEOUT, evalTestsReport, resolutionStatus } from './grading.js';
 import type { SwebenchInstance } from './instance.js';
 import { LOG_PARSERS, parserNameFor } from './log-parsers.js';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { downloadFile, type LoadProgress } from '@debug-gym/core';
+import { type LoadProgress } from '@debug-gym/spec';
+import { downloadFile } from '@debug-gym/plugin-kit';
 
 export interface HfDataset {
   /** Hugging Face dataset id. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { BenchmarkDataError } from '@debug-gym/core';
+import { BenchmarkDataError } from '@debug-gym/spec';
 import { parquetReadObjects } from 'hyparquet';
 import { InstanceFormatError, parseInstance, type SwebenchInstance } from './instance.js';
 

@@ -1,27 +1,14 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  BenchmarkDataError,
-  defaultCacheDir,
-  addedLines,
-  defineBenchmark,
-  distinctiveLine,
-  fetchControls,
-  patchToRewriteCalls,
-  selectTasks,
-  type BenchmarkDataset,
-  type BenchmarkTask,
-  type BenchmarkV1,
-  type LoadTasksOptions,
-  type TaskSecret,
-  type ToolCall,
-} from '@debug-gym/core';
+import { BenchmarkDataError, defineBenchmark, type BenchmarkDataset, type BenchmarkTask, type BenchmarkV1, type LoadTasksOptions, type TaskSecret, type ToolCall } from '@debug-gym/spec';
+import { defaultCacheDir, addedLines, distinctiveLine, fetchControls, patchToRewriteCalls, selectTasks } from '@debug-gym/plugin-kit';
 import { swebenchEvaluation, swebenchScorer } from './evaluation.js';
 import { SWEBENCH_DATASETS, fetchDataset, type HfDataset, type SwebenchDatasetName } from './hf-dataset.js';
 import { instanceImageName, type SwebenchInstance } from './instance.js';
 import { readInstances } from './read-instances.js';
 import { entrypointOf, evalEnvironment, preTestCommands } from './test-spec.js';
+import { meta } from './meta.js';
 
 /** Benchmark-specific `loadTasks` options (`options` field). */
 export interface SwebenchOptions {
@@ -177,6 +164,7 @@ export async function swebenchSolution(task: BenchmarkTask): Promise<ToolCall[] 
  */
 export const swebench: BenchmarkV1 = defineBenchmark({
   specificationVersion: 'benchmark-v1',
+  meta,
   name: 'swebench',
   description: 'SWE-bench Verified / Lite in their prebuilt evaluation images; resolved when every FAIL_TO_PASS and PASS_TO_PASS test passes.',
   defaultTools: ['bash', 'view', 'rewrite', 'eval', 'submit'],

@@ -1,4 +1,4 @@
-import { parseUnifiedDiff } from '@debug-gym/core';
+import { parseUnifiedDiff } from '@debug-gym/plugin-kit';
 import { END_TEST_OUTPUT, START_TEST_OUTPUT } from './grading.js';
 import type { SwebenchInstance } from './instance.js';
 

@@ -1,6 +1,7 @@
-import { UnrecoverableTerminalError, defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { UnrecoverableTerminalError, defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
 import { DEFAULT_TIMEOUT_SECONDS, clampTimeout, resolveAllowLocal, type BashToolOptions } from './bash-options.js';
 import { formatBashResult } from './format-bash-result.js';
+import { meta } from './meta.js';
 
 const DESCRIPTION =
   'Run a command in a bash shell inside the working directory of the repository. ' +
@@ -51,6 +52,7 @@ export function createBash(options: BashToolOptions = {}): ToolInstance {
  */
 export const bashTool: ToolPluginV1<BashToolOptions> = defineToolPlugin<BashToolOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   name: 'bash',
   description: DESCRIPTION,
   instructions: `${DESCRIPTION}\nExamples:\n${EXAMPLES.join('\n')}`,

@@ -1,4 +1,5 @@
-import { formatSeconds, truncationMarker, type RunResult } from '@debug-gym/core';
+import { formatSeconds, type RunResult } from '@debug-gym/spec';
+import { truncationMarker } from '@debug-gym/plugin-kit';
 import { MAX_TIMEOUT_SECONDS } from './bash-options.js';
 
 export const NO_OUTPUT_TEXT = 'Command executed successfully (no output)';

@@ -1,4 +1,5 @@
-import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
+import { meta } from './meta.js';
 
 export interface EvalToolOptions {
   /**
@@ -36,6 +37,7 @@ export function createEval(options: EvalToolOptions = {}): ToolInstance {
 /** `eval {}`: run the tests and report the score. */
 export const evalTool: ToolPluginV1<EvalToolOptions> = defineToolPlugin<EvalToolOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   name: 'eval',
   description: DESCRIPTION,
   instructions: INSTRUCTIONS,

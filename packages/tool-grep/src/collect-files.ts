@@ -1,5 +1,12 @@
 import { posix } from 'node:path';
-import { WorkspaceError, walkTree, type ResolvedPath, type Workspace } from '@debug-gym/core';
+import { WorkspaceError, type DirEntry, type ResolvedPath, type ToolWorkspace } from '@debug-gym/spec';
+
+/** The working copy (paths, hidden files) and directory listing of the sandbox (`context.terminal.readDir`). */
+export interface FileSource {
+  workspace: ToolWorkspace;
+  readDir(path: string): Promise<DirEntry[]>;
+}
+import { walkTree } from '@debug-gym/plugin-kit';
 import picomatch from 'picomatch';
 
 /** A file to search: where it is, and how the output names it. */
@@ -44,7 +51,7 @@ function emptyCollection(targets: SearchTarget[] = []): Collected {
  * `include` decides per entry (relative to the working copy root); a matching directory includes
  * everything below it.
  */
-async function walk(workspace: Workspace, root: ResolvedPath, display: string, include: Include | null, limits: CollectLimits): Promise<Collected> {
+async function walk({ workspace, readDir }: FileSource, root: ResolvedPath, display: string, include: Include | null, limits: CollectLimits): Promise<Collected> {
   const found = emptyCollection();
   const includedDirs = new Set<string>();
   const isIncluded = (relative: string): boolean => {
@@ -54,7 +61,7 @@ async function walk(workspace: Workspace, root: ResolvedPath, display: string, i
     }
     return false;
   };
-  const entries = walkTree((dir) => workspace.terminal.readDir(dir), root, {
+  const entries = walkTree((dir) => readDir(dir), root, {
     maxDepth: limits.maxDepth,
     skip: (entry) => workspace.isIgnored(entry.relative, entry.type === 'directory') || (entry.type === 'directory' && SKIPPED_DIRECTORIES.has(entry.name)),
     descend: () => {
@@ -90,11 +97,12 @@ function displayBase(typed: string): string {
 }
 
 /** A path argument containing glob characters that does not name an existing file. */
-async function collectGlob(workspace: Workspace, path: string, limits: CollectLimits): Promise<Collected | null> {
+async function collectGlob(source: FileSource, path: string, limits: CollectLimits): Promise<Collected | null> {
   const scan = picomatch.scan(path);
   if (!scan.isGlob) return null;
   const typedBase = `${scan.prefix}${scan.base}`;
-  let base: Awaited<ReturnType<Workspace['resolveExisting']>>;
+  const { workspace } = source;
+  let base: Awaited<ReturnType<ToolWorkspace['resolveExisting']>>;
   try {
     base = await workspace.resolveExisting(typedBase === '' ? '.' : typedBase);
   } catch (error) {
@@ -108,25 +116,26 @@ async function collectGlob(workspace: Workspace, path: string, limits: CollectLi
   const matcher = picomatch(byName ? scan.glob : posix.join(base.relative, scan.glob));
   const include: Include = byName ? (relative) => matcher(posix.basename(relative)) : (relative) => matcher(relative);
   const display = typedBase === '' ? '.' : displayBase(typedBase);
-  return walk(workspace, base, display, include, limits);
+  return walk(source, base, display, include, limits);
 }
 
 /**
  * The files a search covers: the whole working copy (no path), one file, a directory, or a glob.
  * A path that does not exist (or is hidden) and is no glob throws the workspace's not-found error.
  */
-export async function collectFiles(workspace: Workspace, path: string | undefined, limits: CollectLimits): Promise<Collected> {
+export async function collectFiles(source: FileSource, path: string | undefined, limits: CollectLimits): Promise<Collected> {
   const typed = path?.trim() ?? '';
-  if (typed === '') return walk(workspace, await workspace.resolveExisting('.'), '.', null, limits);
-  let resolved: Awaited<ReturnType<Workspace['resolveExisting']>>;
+  const { workspace } = source;
+  if (typed === '') return walk(source, await workspace.resolveExisting('.'), '.', null, limits);
+  let resolved: Awaited<ReturnType<ToolWorkspace['resolveExisting']>>;
   try {
     resolved = await workspace.resolveExisting(typed);
   } catch (error) {
-    const globbed = WorkspaceError.isInstance(error) ? await collectGlob(workspace, typed, limits) : null;
+    const globbed = WorkspaceError.isInstance(error) ? await collectGlob(source, typed, limits) : null;
     if (globbed) return globbed;
     throw error;
   }
   if (resolved.type === 'file') return emptyCollection([{ absolute: resolved.absolute, display: typed }]);
   if (resolved.type !== 'directory') return emptyCollection();
-  return walk(workspace, resolved, displayBase(typed), null, limits);
+  return walk(source, resolved, displayBase(typed), null, limits);
 }

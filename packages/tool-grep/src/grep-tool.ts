@@ -1,8 +1,9 @@
-import { DebugGymError, WorkspaceError, defineToolPlugin, type JsonSchemaObject, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { DebugGymError, WorkspaceError, defineToolPlugin, type JsonSchemaObject, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
 import { collectFiles, type Collected } from './collect-files.js';
 import { formatMatches, noMatchesText, type FileMatches } from './format-grep.js';
 import { compileGrepPattern } from './grep-pattern.js';
 import { searchFiles, type SearchOutcome } from './search-files.js';
+import { meta } from './meta.js';
 
 export interface GrepToolOptions {
   /** Matching lines shown when the call gives no `max_results`. Default 100. */
@@ -89,7 +90,7 @@ export function createGrep(options: GrepToolOptions = {}): ToolInstance {
       const deadline = Date.now() + timeoutMs;
       let collected: Collected;
       try {
-        collected = await collectFiles(context.workspace, path, { maxDepth: limits.maxDepth, maxFiles: limits.maxFiles, deadline });
+        collected = await collectFiles({ workspace: context.workspace, readDir: (dir) => context.terminal.readDir(dir) }, path, { maxDepth: limits.maxDepth, maxFiles: limits.maxFiles, deadline });
       } catch (error) {
         // grep's own words for a missing path, which is also how a hidden one is reported.
         if (DebugGymError.hasCode(error, 'DG_WORKSPACE_NOT_FOUND')) return grepError(`${path}: No such file or directory`);
@@ -160,6 +161,7 @@ function dropLastMatch(files: readonly FileMatches[]): FileMatches[] {
 /** `grep {pattern, path?, max_results?}`: search the visible files of the working copy. */
 export const grepTool: ToolPluginV1<GrepToolOptions> = defineToolPlugin<GrepToolOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   changesFiles: false,
   name: 'grep',
   description: DESCRIPTION,

@@ -1,4 +1,4 @@
-import { FileTooLargeError, type Terminal } from '@debug-gym/core';
+import { FileTooLargeError, type Terminal } from '@debug-gym/spec';
 import type { SearchTarget } from './collect-files.js';
 import type { FileMatches } from './format-grep.js';
 import { MatchTimeoutError, matchTexts, type LineMatch } from './line-matcher.js';

@@ -1,4 +1,5 @@
-import { DebugGymError, formatTree, type ToolContext } from '@debug-gym/core';
+import { DebugGymError, type ToolContext } from '@debug-gym/spec';
+import { formatTree } from '@debug-gym/plugin-kit';
 
 export interface ListdirArguments {
   path?: string;

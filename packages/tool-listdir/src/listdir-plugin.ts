@@ -1,5 +1,6 @@
-import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/spec';
 import { listDirectory, type ListdirArguments, type ListdirOptions } from './list-directory.js';
+import { meta } from './meta.js';
 
 const DESCRIPTION =
   'List the files and folders of a directory of the repository, up to a given depth (default 1). ' +
@@ -17,6 +18,7 @@ const INSTRUCTIONS = [
 /** `listdir {path?, depth?}`. */
 export const listdirTool: ToolPluginV1<ListdirOptions> = defineToolPlugin<ListdirOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   changesFiles: false,
   name: 'listdir',
   description: DESCRIPTION,

@@ -1,4 +1,4 @@
-import { PathNotFoundError, SessionClosedError, formatSeconds, type ToolContext } from '@debug-gym/core';
+import { PathNotFoundError, SessionClosedError, formatSeconds, type ToolContext } from '@debug-gym/spec';
 import { formatInvalid, formatObservation, markProgramEnd, trimBlankLines, type FrameInfo } from './format-observation.js';
 import { HIDDEN_FRAME_TEXT, isHiddenPath, scrubHiddenSource } from './hidden-files.js';
 import {

@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { defaultDebugEntrypoint } from '@debug-gym/core';
+import { defaultDebugEntrypoint } from '@debug-gym/plugin-kit';
 import { HELPER_SOURCE } from './helper-source.generated.js';
 
 let encoded: string | undefined;

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { Workspace } from '@debug-gym/core';
+import { type ToolWorkspace as Workspace } from '@debug-gym/spec';
 
 export const HIDDEN_FRAME_TEXT = 'The current frame is in a file hidden from this task (.debugignore); its source is not shown.';
 export const HIDDEN_SOURCE_LINE = '-> (source hidden: the file is excluded by .debugignore)';

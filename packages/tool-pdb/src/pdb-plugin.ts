@@ -1,6 +1,7 @@
-import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/spec';
 import { pdbDescription, pdbParameters } from './pdb-schema.js';
 import { PdbTool, type PdbToolOptions } from './pdb-tool.js';
+import { meta } from './meta.js';
 
 const INSTRUCTIONS = `A live \`python -m pdb\` session on the program under test (by default the test command under pdb).
 - One command per call; \`p\`/\`pp\`/\`print(...)\` may span several lines. Only the first of several \`;\`-separated commands runs.
@@ -13,6 +14,7 @@ const INSTRUCTIONS = `A live \`python -m pdb\` session on the program under test
 /** The pdb tool: a persistent Python debugger session with breakpoints that survive restarts. */
 export const pdbTool: ToolPluginV1<PdbToolOptions> = defineToolPlugin<PdbToolOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   name: 'pdb',
   description: pdbDescription(false),
   instructions: INSTRUCTIONS,

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '@debug-gym/core';
+import { type JsonSchemaObject } from '@debug-gym/spec';
 
 const EXAMPLES = [
   `pdb(command="b mttl/models/modifiers/mlp.py:42") to set a breakpoint at line 42 in the file with the path 'mttl/models/modifiers/mlp.py'.`,

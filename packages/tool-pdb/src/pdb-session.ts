@@ -1,4 +1,4 @@
-import { SessionClosedError, type SessionReadResult, type Terminal, type TerminalSession } from '@debug-gym/core';
+import { SessionClosedError, type SessionReadResult, type Terminal, type TerminalSession } from '@debug-gym/spec';
 import { CONTROL_PREFIX, NONCE_ENV, newNonce, parseOutput, type ParsedOutput, type PdbState, stateClose } from './protocol.js';
 
 /** One exchange with pdb: what it printed, and its state at the prompt that ended the read. */

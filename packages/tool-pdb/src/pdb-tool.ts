@@ -1,4 +1,4 @@
-import { EnvConfigError, type JsonSchemaObject, type RewriteEvent, type ToolContext, type ToolInstance } from '@debug-gym/core';
+import { EnvConfigError, type JsonSchemaObject, type RewriteEvent, type ToolContext, type ToolInstance } from '@debug-gym/spec';
 import { CommandRunner } from './command-runner.js';
 import { pdbDescription, pdbParameters } from './pdb-schema.js';
 import { SessionPool, type StandbyPolicy, type StartOutcome } from './session-pool.js';

@@ -1,4 +1,4 @@
-import type { Breakpoint, ToolContext } from '@debug-gym/core';
+import { type Breakpoint, type ToolContext } from '@debug-gym/spec';
 import { helperCommand } from './helper-command.js';
 import { PdbSession } from './pdb-session.js';
 import { controlLines, type PdbBreakpoint, type PdbState } from './protocol.js';

@@ -1,4 +1,4 @@
-import { DebugGymError, type Terminal } from '@debug-gym/core';
+import { DebugGymError, type Terminal } from '@debug-gym/spec';
 
 const MARKER = 'DEBUG_GYM_SYNTAX_ERROR';
 

@@ -1,4 +1,4 @@
-import { DebugGymError, type ToolContext } from '@debug-gym/core';
+import { DebugGymError, type ToolContext } from '@debug-gym/spec';
 import { SyntaxChecker } from './check-python-syntax.js';
 import { unifiedDiff } from './format-diff.js';
 import { applyLineEdit, matchLineEndings, splitNewCode } from './line-edit.js';

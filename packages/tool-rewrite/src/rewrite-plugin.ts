@@ -1,6 +1,8 @@
-import { defineToolPlugin, withToolName, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/spec';
+import { withToolName } from '@debug-gym/plugin-kit';
 import { SyntaxChecker } from './check-python-syntax.js';
 import { rewriteFile, type RewriteArguments, type RewriteOptions } from './rewrite-file.js';
+import { meta } from './meta.js';
 
 const DESCRIPTION =
   'Replace lines start..end (1-based, inclusive) of a file with new_code. With start only, that single line is replaced. ' +
@@ -20,6 +22,7 @@ const INSTRUCTIONS = [
 /** `rewrite {path, start?, end?, new_code}`, also called `edit` (the newer name). */
 export const rewriteTool: ToolPluginV1<RewriteOptions> = defineToolPlugin<RewriteOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   name: 'rewrite',
   aliases: ['edit'],
   description: DESCRIPTION,

@@ -1,4 +1,5 @@
-import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
+import { meta } from './meta.js';
 
 export interface SubmitToolOptions {
   /** Run the tests once more and report them in the observation (`eval_on_submit`). Default true. */
@@ -41,6 +42,7 @@ export function createSubmit(options: SubmitToolOptions = {}): ToolInstance {
 /** `submit {message?}`: end the episode, reporting a final test run. */
 export const submitTool: ToolPluginV1<SubmitToolOptions> = defineToolPlugin<SubmitToolOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   name: 'submit',
   description: DESCRIPTION,
   instructions: INSTRUCTIONS,

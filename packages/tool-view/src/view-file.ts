@@ -1,4 +1,4 @@
-import { DebugGymError, type ToolContext } from '@debug-gym/core';
+import { DebugGymError, type ToolContext } from '@debug-gym/spec';
 import { annotateLines, formatView, splitLines } from './format-view.js';
 import { selectRange } from './select-range.js';
 

@@ -1,5 +1,6 @@
-import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/core';
+import { defineToolPlugin, type ToolPluginV1 } from '@debug-gym/spec';
 import { viewFile, type ViewArguments, type ViewOptions } from './view-file.js';
+import { meta } from './meta.js';
 
 const DESCRIPTION =
   'Show the content of a file of the repository, optionally only lines start..end (1-based, inclusive). ' +
@@ -18,6 +19,7 @@ const INSTRUCTIONS = [
 /** `view {path, start?, end?, include_line_numbers_and_breakpoints?}`. */
 export const viewTool: ToolPluginV1<ViewOptions> = defineToolPlugin<ViewOptions>({
   specificationVersion: 'tool-plugin-v1',
+  meta,
   changesFiles: false,
   name: 'view',
   description: DESCRIPTION,

@@ -1,4 +1,4 @@
-import type { EnvInfo, HiddenToolsChange, ToolCall } from '@debug-gym/core';
+import { type EnvInfo, type HiddenToolsChange, type ToolCall } from '@debug-gym/spec';
 import type { LanguageModel } from '../llm/types.js';
 import type { EpisodeResult, Trajectory, TrajectoryStep } from '../trajectory/trajectory-types.js';
 import type { AgentName } from './agent-presets.js';

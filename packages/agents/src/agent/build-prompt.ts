@@ -1,4 +1,5 @@
-import { truncateMiddle, type EnvInfo } from '@debug-gym/core';
+import { type EnvInfo } from '@debug-gym/spec';
+import { truncateMiddle } from '@debug-gym/plugin-kit';
 import type { ChatMessage } from '../llm/types.js';
 
 export interface TaskMessageInput {

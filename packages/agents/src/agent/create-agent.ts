@@ -1,4 +1,4 @@
-import type { EnvInfo, HiddenToolsChange } from '@debug-gym/core';
+import { type EnvInfo, type HiddenToolsChange } from '@debug-gym/spec';
 import { ContextLengthExceededError, HumanQuitError, LlmConfigError, ReplayExhaustedError } from '../errors/index.js';
 import { estimateTokenCounter, loadTokenCounter, type TokenCounter } from '../llm/token-counter.js';
 import { toEnvToolCall, type ChatMessage, type GenerateResult } from '../llm/types.js';

@@ -1,4 +1,4 @@
-import type { ToolSchema } from '@debug-gym/core';
+import { type ToolSchema } from '@debug-gym/spec';
 
 const TOOLS_HEADING = '\n\n## Tools\n\n';
 

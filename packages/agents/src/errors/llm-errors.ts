@@ -1,4 +1,4 @@
-import { DebugGymError, type DebugGymErrorOptions } from '@debug-gym/core';
+import { DebugGymError, type DebugGymErrorOptions } from '@debug-gym/spec';
 
 /** `llm.yaml` is missing, malformed, or names an unknown model; or a model was configured inconsistently. */
 export class LlmConfigError extends DebugGymError {

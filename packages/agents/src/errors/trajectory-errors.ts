@@ -1,4 +1,4 @@
-import { DebugGymError, type DebugGymErrorOptions } from '@debug-gym/core';
+import { DebugGymError, type DebugGymErrorOptions } from '@debug-gym/spec';
 
 /** A trajectory file is not valid JSON or lacks a required field; `path` names the offending field. */
 export class TrajectoryFormatError extends DebugGymError {

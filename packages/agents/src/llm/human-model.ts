@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
-import { usage, type ToolSchema } from '@debug-gym/core';
+import { type ToolSchema } from '@debug-gym/spec';
+import { usage } from '@debug-gym/plugin-kit';
 import { HumanQuitError } from '../errors/index.js';
 import { parseCommandLine } from '../text-format/parse-command-line.js';
 import type { ChatMessage, GenerateRequest, GenerateResult, LanguageModel } from './types.js';

@@ -1,4 +1,4 @@
-import type { ToolSchema } from '@debug-gym/core';
+import { type ToolSchema } from '@debug-gym/spec';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { parseLenientJson } from '../text-format/lenient-json.js';
 import { parseTextToolCall } from '../text-format/parse-text-tool-call.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { ToolCall } from '@debug-gym/core';
+import { type ToolCall } from '@debug-gym/spec';
 import { ReplayExhaustedError, TrajectoryFormatError } from '../errors/index.js';
 import { parseTrajectory } from '../trajectory/read-trajectory.js';
 import type { Trajectory } from '../trajectory/trajectory-types.js';

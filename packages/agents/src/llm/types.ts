@@ -1,4 +1,4 @@
-import type { ToolCall, ToolSchema } from '@debug-gym/core';
+import { type ToolCall, type ToolSchema } from '@debug-gym/spec';
 
 /** A tool call the model made, with the id the following `tool` message answers. */
 export interface ModelToolCall {

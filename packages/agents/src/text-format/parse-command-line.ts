@@ -1,4 +1,5 @@
-import { usage, validateArguments, type JsonSchemaObject, type ToolSchema } from '@debug-gym/core';
+import { type JsonSchemaObject, type ToolSchema } from '@debug-gym/spec';
+import { usage, validateArguments } from '@debug-gym/plugin-kit';
 import { parseLenientJson } from './lenient-json.js';
 
 export type CommandLineParse =

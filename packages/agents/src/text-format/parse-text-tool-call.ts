@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, ToolSchema } from '@debug-gym/core';
+import { type JsonSchemaObject, type ToolSchema } from '@debug-gym/spec';
 import { findJsonObjects, parseLenientJson } from './lenient-json.js';
 import { castValue, parseCommandLine } from './parse-command-line.js';
 

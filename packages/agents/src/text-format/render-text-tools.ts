@@ -1,4 +1,4 @@
-import type { ToolSchema } from '@debug-gym/core';
+import { type ToolSchema } from '@debug-gym/spec';
 
 /**
  * The tool list for a model without function calling, in the original's SimpleAgent layout, followed by

@@ -1,4 +1,4 @@
-import type { EnvInfo, ToolSchema } from '@debug-gym/core';
+import { type EnvInfo, type ToolSchema } from '@debug-gym/spec';
 import type { TokenUsage } from '../llm/types.js';
 import { VERSION } from '../version.js';
 import {

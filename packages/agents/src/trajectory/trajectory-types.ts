@@ -1,4 +1,4 @@
-import type { Observation, ToolCall, ToolSchema } from '@debug-gym/core';
+import { type Observation, type ToolCall, type ToolSchema } from '@debug-gym/spec';
 import type { ChatMessage, ModelToolCall, TokenUsage } from '../llm/types.js';
 
 /** The format tag of trajectories this package writes. A new major shape gets `/v2` beside it. */

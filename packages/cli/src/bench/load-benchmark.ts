@@ -1,10 +1,8 @@
-import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { isBenchmark, type BenchmarkV1 } from '@debug-gym/core';
+import { loadPlugin, PluginLoadError, type BenchmarkV1 } from '@debug-gym/core';
 import { closestKey } from '@debug-gym/server';
 import { ConfigError } from '../config/config-error.js';
 
-/** The benchmarks the CLI knows by name, and their packages. */
+/** The benchmarks the CLI ships with (its own dependencies), by name. */
 export const BENCHMARK_PACKAGES: Readonly<Record<string, string>> = {
   aider: '@debug-gym/bench-aider',
   'mini-nightmare': '@debug-gym/bench-mini-nightmare',
@@ -16,31 +14,26 @@ export function benchmarkKey(name: string): string {
   return name.trim().toLowerCase().replace(/_/g, '-');
 }
 
-type Importer = (specifier: string) => Promise<unknown>;
-const defaultImporter: Importer = (specifier) => import(specifier);
-
 /**
- * A benchmark by name (`aider`, `mini-nightmare`, `swebench`), package name, or path to a module
- * whose default export implements BenchmarkV1 (paths resolve from `from`).
+ * A benchmark by name (`aider`, `mini-nightmare`, `swebench`, or a third party's `x` for
+ * `@debug-gym/bench-x` / `debug-gym-bench-x`), package name, or path to a module whose default
+ * export implements BenchmarkV1. Goes through the plugin loader like tools: bundled benchmarks
+ * resolve from the CLI's own dependencies first, everything else from `from` (the config's folder).
  */
-export async function loadBenchmark(name: string, options: { from?: string; importer?: Importer } = {}): Promise<BenchmarkV1> {
-  const key = benchmarkKey(name);
-  const isPath = name.startsWith('.') || isAbsolute(name);
-  const known = BENCHMARK_PACKAGES[key];
-  if (!known && !isPath && !name.includes('/') && !name.startsWith('debug-gym-bench-')) {
-    const suggestion = closestKey(key, Object.keys(BENCHMARK_PACKAGES));
-    throw new ConfigError(
-      `Unknown benchmark '${name}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Benchmarks: ${Object.keys(BENCHMARK_PACKAGES).join(', ')} (or a package / path whose default export is a benchmark).`,
-    );
-  }
-  const specifier = known ?? (isPath ? pathToFileURL(resolve(options.from ?? process.cwd(), name)).href : name);
-  let module: { default?: unknown } & Record<string, unknown>;
+export async function loadBenchmark(name: string, options: { from?: string } = {}): Promise<BenchmarkV1> {
+  const isPath = name.startsWith('.') || name.startsWith('/') || name.startsWith('file:');
+  const key = isPath || name.includes('/') ? name : benchmarkKey(name);
   try {
-    module = (await (options.importer ?? defaultImporter)(specifier)) as { default?: unknown };
-  } catch (cause) {
-    throw new ConfigError(`Cannot load benchmark '${name}' from ${specifier}: ${(cause as Error).message}${known ? ` (is ${known} installed and built? \`pnpm build\`)` : ''}`);
+    return await loadPlugin('benchmark', key, { ...(options.from ? { from: options.from } : {}), parents: [import.meta.url] });
+  } catch (error) {
+    if (!PluginLoadError.isInstance(error)) throw error;
+    const notFound = error.message.includes('no package found');
+    if (notFound && !isPath && !name.includes('/') && !name.startsWith('debug-gym-bench-')) {
+      const suggestion = closestKey(key, Object.keys(BENCHMARK_PACKAGES));
+      throw new ConfigError(
+        `Unknown benchmark '${name}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Benchmarks: ${Object.keys(BENCHMARK_PACKAGES).join(', ')} (or a package / path whose default export is a benchmark).`,
+      );
+    }
+    throw new ConfigError(`Cannot load benchmark '${name}': ${error.message}`);
   }
-  const benchmark = module.default ?? Object.values(module).find(isBenchmark);
-  if (!isBenchmark(benchmark)) throw new ConfigError(`${specifier} does not export a benchmark (an object with specificationVersion: 'benchmark-v1', name and loadTasks()).`);
-  return benchmark;
 }

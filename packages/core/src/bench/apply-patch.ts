@@ -1,5 +1,5 @@
-import type { Terminal } from '../terminal/index.js';
-import { parseUnifiedDiff } from './unified-diff.js';
+import type { Terminal } from '@debug-gym/spec';
+import { parseUnifiedDiff } from '@debug-gym/plugin-kit';
 
 export interface PatchApplyResult {
   applied: boolean;

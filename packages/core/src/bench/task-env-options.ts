@@ -1,6 +1,5 @@
 import type { RepoEnvOptions } from '../env/repo-env.js';
-import type { BenchmarkTask } from './benchmark.js';
-import { UnknownTaskError } from './benchmark-errors.js';
+import type { BenchmarkTask } from '@debug-gym/spec';
 
 /** The RepoEnv options of a task; add `terminal` (and `tools`) to build the env. */
 export function taskEnvOptions(task: BenchmarkTask): Omit<RepoEnvOptions, 'terminal'> {
@@ -19,13 +18,4 @@ export function taskEnvOptions(task: BenchmarkTask): Omit<RepoEnvOptions, 'termi
   if (task.evaluation) options.evaluation = task.evaluation;
   if (task.goldPatch !== undefined) options.goldPatch = task.goldPatch;
   return options;
-}
-
-/** Keep the tasks named in `ids` (in that order); every unknown id is an error naming the known ones. */
-export function selectTasks<T extends { id: string }>(benchmark: string, tasks: readonly T[], ids: readonly string[] | undefined): T[] {
-  if (!ids || ids.length === 0) return [...tasks];
-  const byId = new Map(tasks.map((task) => [task.id, task]));
-  const unknown = ids.filter((id) => !byId.has(id));
-  if (unknown.length > 0) throw new UnknownTaskError(benchmark, unknown, [...byId.keys()]);
-  return [...new Set(ids)].map((id) => byId.get(id) as T);
 }

@@ -1,22 +1,11 @@
-/** One pdb breakpoint, kept by the env so it survives debugger restarts. */
-export interface Breakpoint {
-  /** Absolute path inside the sandbox. */
-  file: string;
-  line: number;
-  /** Python expression for a conditional breakpoint. */
-  condition?: string;
-  /** Deleted by pdb when first hit (`tbreak`). */
-  temporary?: boolean;
-  /** False for a breakpoint disabled with `disable`. */
-  enabled?: boolean;
-}
+import type { Breakpoint, ToolBreakpoints } from '@debug-gym/spec';
 
 function key(file: string, line: number): string {
   return `${file}:${line}`;
 }
 
 /** The env's breakpoint state: what `view` marks, what pdb restores after a restart. */
-export class BreakpointStore {
+export class BreakpointStore implements ToolBreakpoints {
   private readonly byKey = new Map<string, Breakpoint>();
 
   /** Sorted by file, then line. */

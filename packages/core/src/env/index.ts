@@ -1,10 +1,4 @@
-export { BreakpointStore, type Breakpoint } from './breakpoints.js';
-export { defaultDebugEntrypoint, normalizeEntrypoint } from './entrypoint.js';
-export type { EnvInfo, TerminationReason } from './env-info.js';
-export { pytestScorer, type EvalProcedure, type EvalProcedureContext, type EvalResult, type RawRun, type Scorer } from './eval-result.js';
-export type { EnvEvent, EvalEvent, RewriteEvent, StepEvent } from './events.js';
-export { EMPTY_TOOL_RESPONSE, NO_TOOL_CALL_TEXT, RepoEnv, TEST_ARTEFACTS, type HiddenToolsChange, type RepoEnvOptions } from './repo-env.js';
+export { BreakpointStore } from './breakpoints.js';
+export { EMPTY_TOOL_RESPONSE, NO_TOOL_CALL_TEXT, RepoEnv, TEST_ARTEFACTS, type RepoEnvOptions } from './repo-env.js';
 export { DEFAULT_MAX_REPOSITORY_ENTRIES, checkRepositoryPath } from './repository-path.js';
-export type { EnvSettings, EnvState, ToolContext } from './tool-context.js';
 export { ToolRegistry, parametersOf, type RegisteredTool, type ToolFilter, type ToolSpec } from './tool-registry.js';
-export type { Observation, ToolCall } from './types.js';

@@ -1,28 +1,36 @@
-import { DebugGymError, EnvConfigError, EnvNotReadyError, UnrecoverableTerminalError, WorkspaceError } from '../errors/index.js';
-import { validateArguments } from '../plugin/index.js';
-import type { Terminal } from '../terminal/index.js';
-import { normalizeOutput, truncateMiddle } from '../text/index.js';
-import { Workspace, formatTree } from '../workspace/index.js';
+import {
+  DebugGymError,
+  EnvConfigError,
+  EnvNotReadyError,
+  UnrecoverableTerminalError,
+  WorkspaceError,
+  type EnvEvent,
+  type EnvInfo,
+  type EnvSettings,
+  type EnvState,
+  type EvalProcedure,
+  type EvalResult,
+  type HiddenToolsChange,
+  type Observation,
+  type RawRun,
+  type RewriteEvent,
+  type Scorer,
+  type Terminal,
+  type TerminationReason,
+  type ToolCall,
+  type ToolContext,
+  type ToolSchema,
+} from '@debug-gym/spec';
+
+import { defaultDebugEntrypoint, formatTree, normalizeEntrypoint, pytestScorer, truncateMiddle, validateArguments } from '@debug-gym/plugin-kit';
+import { normalizeOutput } from '../text/index.js';
+import { Workspace } from '../workspace/index.js';
 import { BreakpointStore } from './breakpoints.js';
 import { checkRepositoryPath } from './repository-path.js';
-import { defaultDebugEntrypoint, normalizeEntrypoint } from './entrypoint.js';
-import type { EnvInfo, TerminationReason } from './env-info.js';
 import { applyPatch, type PatchApplyResult } from '../bench/apply-patch.js';
-import { pytestScorer, type EvalProcedure, type EvalResult, type RawRun, type Scorer } from './eval-result.js';
 import { pytestArguments } from '../scoring/pytest-entrypoint.js';
 import { PytestScoringGuard } from '../scoring/pytest-scoring-guard.js';
-import type { EnvEvent, RewriteEvent } from './events.js';
-import type { EnvSettings, EnvState, ToolContext } from './tool-context.js';
 import { ToolRegistry, type RegisteredTool, type ToolSpec } from './tool-registry.js';
-import type { Observation, ToolCall } from './types.js';
-import type { ToolSchema } from '../plugin/index.js';
-
-/** What `setHiddenTools` changed: what the agent may now see and call, and what newly shown tools said when they started. */
-export interface HiddenToolsChange {
-  tools: ToolSchema[];
-  instructions: string;
-  observations: Observation[];
-}
 
 export interface RepoEnvOptions {
   /** The repository on the host. It is copied into the sandbox; the original is never modified. */

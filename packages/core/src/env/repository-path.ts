@@ -1,7 +1,7 @@
 import { opendir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { EnvConfigError } from '../errors/index.js';
+import { EnvConfigError } from '@debug-gym/spec';
 
 /** Files and folders a repository may hold before `reset` refuses to copy it. */
 export const DEFAULT_MAX_REPOSITORY_ENTRIES = 200_000;

@@ -1,5 +1,4 @@
-import { DuplicateToolError, PluginLoadError } from '../errors/index.js';
-import { assertToolPlugin, loadToolPlugin, type JsonSchemaObject, type ToolInstance, type ToolPluginV1, type ToolSchema } from '../plugin/index.js';
+import { DuplicateToolError, PluginLoadError, assertToolPlugin, loadPlugin, type JsonSchemaObject, type ToolInstance, type ToolPluginV1, type ToolSchema } from '@debug-gym/spec';
 
 /** How tools are named in options and configs: a name/package/path, a plugin object, or either with options. */
 export type ToolSpec =
@@ -33,7 +32,7 @@ export class ToolRegistry {
     const registry = new ToolRegistry();
     for (const spec of specs) {
       const [target, options] = Array.isArray(spec) ? (spec as readonly [unknown, Record<string, unknown>]) : [spec, undefined];
-      const plugin = typeof target === 'string' ? await loadToolPlugin(target, from === undefined ? {} : { from }) : target;
+      const plugin = typeof target === 'string' ? await loadPlugin('tool', target, from === undefined ? {} : { from }) : target;
       assertToolPlugin(plugin, typeof target === 'string' ? target : String((plugin as { name?: unknown })?.name));
       registry.add(plugin, options);
     }

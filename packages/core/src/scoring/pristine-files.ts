@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Terminal } from '../terminal/index.js';
+import type { Terminal } from '@debug-gym/spec';
 
 /** Names pytest or Python load as configuration or plugins when found in the working copy. */
 export const CONFIG_NAMES = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml']);

@@ -1,26 +1,4 @@
-/** How one test ended, as debug-gym's report plugin saw it. */
-export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed';
-
-/** What the report plugin wrote (see pytest-launcher-source.ts). */
-export interface PytestReport {
-  tests: Map<string, TestOutcome>;
-  /** Node ids of modules (or other collectors) that failed to collect. */
-  collectErrors: string[];
-  /** The final record; null when the run ended before pytest finished (e.g. `os._exit(0)`). */
-  finished: {
-    exitstatus: number;
-    /** Configuration / plugin files found in the working copy (relative paths). */
-    candidates: string[];
-    /** Those the run moved aside because the pristine repository did not have them. */
-    setAside: string[];
-    /** Plugins loaded from the working copy, as [name, relative path] (recorded on the pristine run only). */
-    plugins: Array<[string, string]>;
-    /** pytest's rootdir relative to the working copy (`.` normally): node ids are relative to it. */
-    rootdir: string;
-    /** Tampering the plugin detected; any entry scores the run 0. */
-    tampered: string[];
-  } | null;
-}
+import type { PytestReport, TestOutcome } from '@debug-gym/spec';
 
 const OUTCOMES = new Set<TestOutcome>(['passed', 'failed', 'error', 'skipped', 'xfailed', 'xpassed']);
 

@@ -1,7 +1,7 @@
-import type { RunResult, Terminal } from '../terminal/index.js';
+import type { RunResult, Terminal } from '@debug-gym/spec';
 import { addPristineFile, readPristineInventory, restorePristineFiles, type PristineInventory } from './pristine-files.js';
 import { runPytestScoring } from './pytest-scoring-run.js';
-import type { ExpectedTests, StructuredPytestRun } from './score-pytest-report.js';
+import type { ExpectedTests, StructuredPytestRun } from '@debug-gym/spec';
 
 /**
  * What an env keeps between scoring runs of a pytest entrypoint: the pristine repository's protected

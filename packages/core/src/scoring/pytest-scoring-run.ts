@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { RunResult, Terminal } from '../terminal/index.js';
+import type { RunResult, Terminal } from '@debug-gym/spec';
 import { PYTEST_LAUNCHER_SOURCE } from './pytest-launcher-source.js';
-import { parsePytestReport, type PytestReport } from './pytest-report.js';
+import type { PytestReport } from '@debug-gym/spec';
+import { parsePytestReport } from './pytest-report.js';
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 

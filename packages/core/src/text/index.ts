@@ -1,2 +1,1 @@
 export { normalizeOutput, stripAnsi } from './normalize-output.js';
-export { OutputCap, truncateMiddle, truncationMarker } from './output-cap.js';

@@ -8,24 +8,10 @@ import {
   PathOutsideWorkspaceError,
   ReadOnlyPathError,
   WorkspaceError,
-} from '../errors/index.js';
-import type { DirEntry, Terminal } from '../terminal/index.js';
+} from '@debug-gym/spec';
+import type { DirEntry, ResolvedPath, Terminal, ToolWorkspace, TreeEntry, TreeListing } from '@debug-gym/spec';
 import { IGNORE_FILE, PathRules, READONLY_FILE, parseRulesFile } from './path-rules.js';
-import { walkTree } from './walk-tree.js';
-
-export interface ResolvedPath {
-  /** Absolute path inside the sandbox. */
-  absolute: string;
-  /** Path relative to the working copy root (`''` for the root itself), `/`-separated. */
-  relative: string;
-}
-
-export interface TreeEntry extends DirEntry {
-  /** Relative to the working copy root. */
-  relative: string;
-  depth: number;
-  readonly: boolean;
-}
+import { walkTree } from '@debug-gym/plugin-kit';
 
 /** Bytes `readText` reads at most when the caller sets no cap. */
 export const DEFAULT_MAX_READ_BYTES = 8 * 1024 * 1024;
@@ -41,20 +27,13 @@ export interface WorkspaceRulesOptions {
   maxReadBytes?: number;
 }
 
-export interface TreeListing {
-  root: ResolvedPath;
-  entries: TreeEntry[];
-  /** Visible entries left out because the listing reached `maxEntries` (counted in the folders already read). */
-  omitted: number;
-}
-
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The agent's view of the working copy: every path a tool receives goes through here, so path
  * safety, hidden files and read-only files are enforced in one place for every tool and backend.
  */
-export class Workspace {
+export class Workspace implements ToolWorkspace {
   private rules = new PathRules();
 
   constructor(

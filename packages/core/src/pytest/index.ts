@@ -1,1 +1,0 @@
-export { cleanupPytestOutput, parsePytestOutput, type PytestSummary } from './parse-pytest-output.js';

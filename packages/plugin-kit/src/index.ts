@@ -1,0 +1,17 @@
+export { addedLines, distinctiveLine } from './bench/distinctive-line.js';
+export { defaultCacheDir, downloadFile, sha256File, type DownloadOptions } from './bench/download.js';
+export { patchToRewriteCalls } from './bench/patch-to-rewrite.js';
+export { runSolution, type SolutionEnv, type SolutionRun } from './bench/run-solution.js';
+export { fetchControls, selectTasks, type FetchControls } from './bench/select-tasks.js';
+export { parseUnifiedDiff, type DiffHunk, type FilePatch } from './bench/unified-diff.js';
+export { cleanupPytestOutput, parsePytestOutput } from './pytest/parse-pytest-output.js';
+export { pytestScorer } from './pytest/pytest-scorer.js';
+export { scorePytestReport, type ReportScore } from './pytest/score-pytest-report.js';
+export { formatSeconds } from '@debug-gym/spec';
+export { OutputCap, truncateMiddle, truncationMarker } from './text/output-cap.js';
+export { defaultDebugEntrypoint, normalizeEntrypoint } from './tool/entrypoint.js';
+export { MAX_ARGUMENT_DEPTH, exceedsDepth, usage, validateArguments, type ArgumentCheck } from './tool/validate-arguments.js';
+export { withToolName } from './tool/with-tool-name.js';
+export { formatTree, type FormatTreeOptions } from './tree/format-tree.js';
+export { walkTree, type WalkEntry, type WalkOptions } from './tree/walk-tree.js';
+export { VERSION } from './version.js';

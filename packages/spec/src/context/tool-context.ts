@@ -1,0 +1,43 @@
+import type { Terminal } from '../terminal/index.js';
+import type { EvalResult } from '../wire/eval-result.js';
+import type { RewriteEvent } from '../wire/events.js';
+import type { ToolBreakpoints } from './breakpoints.js';
+import type { ToolWorkspace } from './workspace.js';
+
+/** Fixed facts about the env a tool may need. */
+export interface EnvSettings {
+  /** Test command, already pointed at the configured interpreter. */
+  entrypoint: string;
+  /** Command the debugger runs (default: the entrypoint under `python -m pdb`). */
+  debugEntrypoint: string;
+  /** Interpreter inside the sandbox. */
+  python: string;
+  /** Time limit for one command (eval run, pdb command, bash call), in milliseconds. */
+  runTimeoutMs: number;
+  /** Observations longer than this are cut in the middle. */
+  maxOutputChars: number;
+}
+
+/** Live counters and results of the episode. */
+export interface EnvState {
+  stepCount: number;
+  rewriteCount: number;
+  lastEval: EvalResult | null;
+  score: number;
+  maxScore: number | null;
+}
+
+/** What the env hands a tool on every call and hook: its only way to touch the episode. */
+export interface ToolContext {
+  readonly workspace: ToolWorkspace;
+  readonly terminal: Terminal;
+  readonly breakpoints: ToolBreakpoints;
+  readonly settings: EnvSettings;
+  readonly state: Readonly<EnvState>;
+  /** Run the entrypoint, update the score and notify `onEval` hooks. */
+  evaluate(source: string): Promise<EvalResult>;
+  /** Announce a file change; other tools' `onRewrite` hooks run after the current call. */
+  emit(event: RewriteEvent): void;
+  /** End the episode (the `submit` tool). */
+  terminate(reason: string): void;
+}
