@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OutputCap, normalizeOutput, stripAnsi, truncateMiddle } from '../src/index.js';
+import { OutputCap, normalizeOutput, splitShellWords, stripAnsi, truncateMiddle } from '../src/index.js';
 
 describe('normalizeOutput', () => {
   it('removes ANSI colors, OSC titles, carriage returns and stray control characters', () => {
@@ -77,5 +77,23 @@ describe('truncateMiddle', () => {
     expect(cut.startsWith('aaa')).toBe(true);
     expect(cut.endsWith('bbb')).toBe(true);
     expect(cut).toContain('characters truncated');
+  });
+});
+
+describe('splitShellWords', () => {
+  it.each([
+    [' -sq .', ['-sq', '.']],
+    ['--tb=no -s test.py', ['--tb=no', '-s', 'test.py']],
+    [`-k "a and not b" 'x y'`, ['-k', 'a and not b', 'x y']],
+    ['tests/test_a.py::test_b[1-2]', null],
+    ['""', ['']],
+    ['-k "$HOME"', null],
+    ['tests/*.py', null],
+    ['~/x', null],
+    ['a; b', null],
+    ['"unterminated', null],
+    ['', []],
+  ])('%j → %j', (text, words) => {
+    expect(splitShellWords(text)).toEqual(words);
   });
 });

@@ -1,6 +1,6 @@
 import { cleanupPytestOutput, parsePytestOutput, type PytestSummary } from '../pytest/index.js';
 import { scorePytestReport, type StructuredPytestRun } from '../scoring/score-pytest-report.js';
-import type { RunResult, Terminal } from '../terminal/index.js';
+import type { LaunchInfo, RunResult, Terminal } from '../terminal/index.js';
 
 /** What one run of the entrypoint produced, and how it scored. */
 export interface EvalResult {
@@ -16,6 +16,8 @@ export interface EvalResult {
   success: boolean;
   /** Scorer-specific detail, e.g. pytest counts. */
   details?: PytestSummary | Record<string, unknown>;
+  /** How the test process was started: forked by the sandbox's fork server, or cold (and why). */
+  launch?: LaunchInfo;
 }
 
 export interface RawRun {
@@ -29,10 +31,12 @@ export interface RawRun {
    * which the score is taken from instead of the output.
    */
   structured?: StructuredPytestRun;
+  /** How the process was started (when the terminal was asked to fork it). */
+  launch?: LaunchInfo;
 }
 
 /** Turns a raw entrypoint run into a score. Benchmarks with other rules (SWE-bench) pass their own. */
-export type Scorer = (run: RawRun) => Omit<EvalResult, 'durationMs' | 'exitCode' | 'timedOut'>;
+export type Scorer = (run: RawRun) => Omit<EvalResult, 'durationMs' | 'exitCode' | 'timedOut' | 'launch'>;
 
 export interface EvalProcedureContext {
   terminal: Terminal;

@@ -1,6 +1,6 @@
 export { BreakpointStore, type Breakpoint } from './breakpoints.js';
 export { defaultDebugEntrypoint, normalizeEntrypoint } from './entrypoint.js';
-export type { EnvInfo, TerminationReason } from './env-info.js';
+export type { EnvInfo, ProcessLaunch, TerminationReason } from './env-info.js';
 export { pytestScorer, type EvalProcedure, type EvalProcedureContext, type EvalResult, type RawRun, type Scorer } from './eval-result.js';
 export type { EnvEvent, EvalEvent, RewriteEvent, StepEvent } from './events.js';
 export { EMPTY_TOOL_RESPONSE, NO_TOOL_CALL_TEXT, RepoEnv, TEST_ARTEFACTS, type HiddenToolsChange, type RepoEnvOptions } from './repo-env.js';
