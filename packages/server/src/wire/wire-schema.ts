@@ -62,7 +62,7 @@ export const stateSchema = z.object({
   resolved: z.boolean(),
   done: z.boolean(),
   termination_reason: z.string().nullable(),
-  running: z.enum(['reset', 'step']).nullable(),
+  running: z.enum(['reset', 'step', 'fork']).nullable(),
   created_at: z.number(),
   last_activity_at: z.number(),
 });
