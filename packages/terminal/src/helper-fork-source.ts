@@ -99,8 +99,7 @@ class ForkServer(object):
             theirs.close()
             mine.sendall(config["source"].encode("utf-8"))
             mine.sendall(json.dumps(env).encode("utf-8"))
-            if not select.select([mine], [], [], FORK_START_TIMEOUT)[0]:
-                raise OSError(errno.ETIMEDOUT, "no answer within %d seconds" % FORK_START_TIMEOUT)
+            self.await_hello(mine, proc)
             hello = mine.recv(1 << 20)
             if not hello:
                 raise OSError(errno.EPIPE, "it exited while importing (exit code %s)" % proc.wait())
@@ -121,6 +120,17 @@ class ForkServer(object):
             self.ready.set()
         threading.Thread(target=self.listen, args=(mine, proc), daemon=True).start()
         return info
+
+    @staticmethod
+    def await_hello(sock, proc):
+        # A server stopped while it imports (SIGSTOP from a command) would never say hello: every
+        # run would wait for it until FORK_START_TIMEOUT. It is given up at once (then killed).
+        deadline = time.monotonic() + FORK_START_TIMEOUT
+        while not select.select([sock], [], [], FORK_POLL)[0]:
+            if process_stopped(proc.pid):
+                raise OSError(errno.EINTR, "it was stopped while importing (SIGSTOP)")
+            if time.monotonic() >= deadline:
+                raise OSError(errno.ETIMEDOUT, "no answer within %d seconds" % FORK_START_TIMEOUT)
 
     def fail(self, reason):
         with self.lock:
@@ -197,6 +207,7 @@ class ForkServer(object):
         import socket
         with self.lock:
             sock = self.sock
+            parent = self.proc.pid if self.proc is not None else None
             if sock is None:
                 return self.reason or "the fork server is not running"
             rid = self.next_id
@@ -225,20 +236,13 @@ class ForkServer(object):
             return "the fork server exited"
         if "pid" not in answer:
             return answer.get("refused") or "refused"
-        return ForkedProcess(self, int(answer["pid"]))
+        return ForkedProcess(self, int(answer["pid"]), parent)
 
     def stopped(self):
         """The server is stopped (the agent sent it SIGSTOP) or traced: it will not answer."""
         with self.lock:
             proc = self.proc
-        if proc is None:
-            return True
-        try:
-            with open("/proc/%d/stat" % proc.pid, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            return True
-        return data[data.rindex(b")") + 2:data.rindex(b")") + 3] in (b"T", b"t")
+        return proc is None or process_stopped(proc.pid)
 
     def await_server(self, event, timeout):
         """Wait for event; False when the server is stopped, or still silent after timeout (a busy
@@ -274,7 +278,7 @@ class ForkServer(object):
             except OSError:
                 pass
 
-    def exit_code(self, pid, timeout):
+    def exit_code(self, pid, timeout, parent=None):
         """The child's exit status (negative: killed by that signal); NO_STATUS when not known in time
         (or when the server is stopped and cannot tell)."""
         with self.lock:
@@ -288,7 +292,7 @@ class ForkServer(object):
             alive = self.sock is not None
         if alive:
             return NO_STATUS
-        return reap_orphan(pid, timeout)
+        return reap_orphan(pid, timeout, parent)
 
     def forget(self, pid):
         with self.lock:
@@ -299,9 +303,21 @@ class ForkServer(object):
 NO_STATUS = object()
 
 
-def reap_orphan(pid, timeout):
+def process_stopped(pid):
+    # Stopped (SIGSTOP) or traced, or gone: it will not answer.
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return True
+    return data[data.rindex(b")") + 2:data.rindex(b")") + 3] in (b"T", b"t")
+
+
+def reap_orphan(pid, timeout, server):
     # The server died: its child is ours now (we are its subreaper) once the kernel reparented it.
-    # None: the status is lost (no subreaper on this host, or the process is gone).
+    # None: the status is lost (no subreaper on this host, or the process is gone). A zombie that
+    # went to another parent (the local backend's helper is no subreaper) is not waited for: its
+    # status is that parent's, which may reap it late (an init that reaps every second or so).
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -310,26 +326,38 @@ def reap_orphan(pid, timeout):
             waited, status = -1, 0
         if waited == pid:
             return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-        if waited == -1 and not os.path.exists("/proc/%d" % pid):
+        if waited == -1 and reaped_elsewhere(pid, server):
             return None
         if time.monotonic() >= deadline:
             return NO_STATUS
         time.sleep(0.005)
 
 
+def reaped_elsewhere(pid, server):
+    # Gone, or a zombie whose parent is neither us nor the dead server (reparenting done, not to us).
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return True
+    fields = data[data.rindex(b")") + 2:].split()
+    return fields[0] == b"Z" and int(fields[1]) not in (os.getpid(), server)
+
+
 class ForkedProcess(object):
     """What op_run and the PTY reader use of a Popen, for a child of the fork server."""
 
-    def __init__(self, server, pid):
+    def __init__(self, server, pid, parent):
         self.server = server
         self.pid = pid
+        self.parent = parent  # the server process that forked it
         self.returncode = None
         self.stdin = None
         self.stdout = None
 
     def poll(self):
         if self.returncode is None:
-            code = self.server.exit_code(self.pid, 0)
+            code = self.server.exit_code(self.pid, 0, self.parent)
             if code is not NO_STATUS:
                 self.returncode = -9 if code is None else code
         return self.returncode
@@ -338,16 +366,16 @@ class ForkedProcess(object):
         # The process has exited (its pidfd said so): its status arrives from the server, unless the
         # server is stopped; then the server is killed and we reap the child ourselves.
         if self.poll() is None:
-            code = self.server.exit_code(self.pid, FORK_ANSWER_TIMEOUT)
+            code = self.server.exit_code(self.pid, FORK_ANSWER_TIMEOUT, self.parent)
             if code is NO_STATUS:
                 self.server.kill()
-                code = self.server.exit_code(self.pid, FORK_EXIT_TIMEOUT)
+                code = self.server.exit_code(self.pid, FORK_EXIT_TIMEOUT, self.parent)
             self.returncode = -9 if code is None or code is NO_STATUS else code
         return self.returncode
 
     def wait(self):
         while self.returncode is None:
-            code = self.server.exit_code(self.pid, 0.5)
+            code = self.server.exit_code(self.pid, 0.5, self.parent)
             if code is not NO_STATUS:
                 self.returncode = -9 if code is None else code
             elif has_exited(self.pid):

@@ -52,6 +52,24 @@ const REPO: Record<string, string> = {
 
 const SERVER_COMM = 'dg-fork-server';
 
+/**
+ * Python that sends `signal` to the fork server the program was forked from: its nearest ancestor
+ * of that name (on the local backend a /proc scan would also hit other sandboxes' servers, e.g. of
+ * test files running at the same time).
+ */
+function signalOwnServer(signal: 'SIGSTOP' | 'SIGKILL'): string {
+  return [
+    'import os, signal',
+    'pid = os.getppid()',
+    'while pid > 1:',
+    `    if open("/proc/%d/comm" % pid).read().strip() == "${SERVER_COMM}":`,
+    `        os.kill(pid, signal.${signal})`,
+    '        break',
+    '    stat = open("/proc/%d/stat" % pid).read()',
+    '    pid = int(stat[stat.rindex(")") + 2:].split()[1])',
+  ].join('\n');
+}
+
 /** The probe's JSON (a failure shows the text it got). */
 function probed(text: string): unknown {
   try {
@@ -126,7 +144,10 @@ describe.each(backends)('$name fork server', ({ create, confined }) => {
   });
 
   it('gives a session a PTY as controlling terminal, like the cold one', async () => {
-    const program = `exec(open(${JSON.stringify(`${term.workdir}/probe.py`)}).read()); import sys; sys.stdout.write('PROBE-END')`;
+    // The program waits after the marker, as pdb does at its prompt. Output a program leaves in a PTY
+    // as it exits can be cut after the first 4095 bytes (the line discipline's buffer): libuv takes
+    // POLLHUP after a partial read for EOF, so node-pty never reads the rest (about 1 run in 2 with 9 KB).
+    const program = `exec(open(${JSON.stringify(`${term.workdir}/probe.py`)}).read()); import sys; sys.stdout.write('PROBE-END'); sys.stdout.flush(); sys.stdin.readline()`;
     const command = `${term.python} -c ${quote(program)}`;
     const read = async (python?: PythonLaunch): Promise<[string, string | undefined]> => {
       const session = await term.openSession(command, { prompt: 'PROBE-END', timeoutMs: 30_000, ...(python ? { python } : {}) });
@@ -192,7 +213,7 @@ describe.each(backends)('$name fork server', ({ create, confined }) => {
   });
 
   it('survives the agent stopping it (SIGSTOP): runs still end with their own exit code, and a new server takes over', async () => {
-    const stop = `import os, signal\nfor p in os.listdir("/proc"):\n    if p.isdigit():\n        try:\n            if open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}": os.kill(int(p), signal.SIGSTOP)\n        except OSError: pass\nraise SystemExit(7)`;
+    const stop = `${signalOwnServer('SIGSTOP')}\nraise SystemExit(7)`;
     const stopped = await term.run(`${term.python} -c ${quote(stop)}`, { python: launch(['-c', stop]) });
     // The stopped server cannot report this child's exit: the helper kills it and reaps the child itself.
     if (confined) expect(stopped.exitCode).toBe(7);
@@ -207,7 +228,7 @@ describe.each(backends)('$name fork server', ({ create, confined }) => {
   });
 
   it('survives the agent killing it: that run is cold, a new server serves the next ones', async () => {
-    const kill = `import os, signal\nfor p in os.listdir("/proc"):\n    if p.isdigit():\n        try:\n            if open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}": os.kill(int(p), signal.SIGKILL)\n        except OSError: pass`;
+    const kill = signalOwnServer('SIGKILL');
     await term.run(`${term.python} -c ${quote(kill)}`, { python: launch(['-c', kill]) });
     const vias: Array<string | undefined> = [];
     for (let attempt = 0; attempt < 40 && vias.at(-1) !== 'fork-server'; attempt++) {
