@@ -74,14 +74,14 @@ describe.each(backends)('eval through the fork server on $name', (backend) => {
     const results = [];
     for (const forkServer of [true, false]) {
       const e = env({ path: sharedDataPath('mini_nightmare', 'config'), entrypoint: 'python -m pytest --tb=no -s test.py', tools: [evalTool], goldPatch: CONFIG_FIX, forkServer });
-      const reset = await e.reset();
-      const untouched = await e.step({ name: 'eval', arguments: {} });
+      // The reset's run is the untouched one.
+      const untouched = await e.reset();
       expect((await e.applyGoldPatch()).applied).toBe(true);
       const fixed = await e.step({ name: 'eval', arguments: {} });
       const via = forkServer ? 'fork-server' : undefined;
-      for (const info of [reset, untouched, fixed]) expect(info.lastEval?.launch?.via).toBe(via);
-      expect(untouched.launches).toEqual(forkServer ? [{ source: 'eval', via: 'fork-server' }] : []);
-      results.push({ reset: evalOf(reset), untouched: evalOf(untouched), fixed: evalOf(fixed) });
+      for (const info of [untouched, fixed]) expect(info.lastEval?.launch?.via).toBe(via);
+      expect(fixed.launches).toEqual(forkServer ? [{ source: 'eval', via: 'fork-server' }] : []);
+      results.push({ untouched: evalOf(untouched), fixed: evalOf(fixed) });
     }
     const [forked, cold] = results;
     expect(forked).toEqual(cold);
