@@ -22,6 +22,10 @@ FORK_POLL = 0.25             # how often a wait looks whether the server was sto
 FORK_MAX_STARTS = 4          # servers started per sandbox before giving up (each death costs one)
 
 
+class ServerStopped(Exception):
+    pass
+
+
 class ForkServer(object):
     def __init__(self):
         self.lock = threading.Lock()
@@ -112,7 +116,8 @@ class ForkServer(object):
                 pass
             if proc is not None:
                 self.stop_process(proc)
-            return self.fail("the fork server could not start: %s" % error)
+            # A server the agent stopped is replaced like one it killed; other failures are final.
+            return self.fail("the fork server could not start: %s" % error, isinstance(error, ServerStopped))
         with self.lock:
             self.sock, self.proc, self.info = mine, proc, info
             self.state = "ready"
@@ -128,13 +133,13 @@ class ForkServer(object):
         deadline = time.monotonic() + FORK_START_TIMEOUT
         while not select.select([sock], [], [], FORK_POLL)[0]:
             if process_stopped(proc.pid):
-                raise OSError(errno.EINTR, "it was stopped while importing (SIGSTOP)")
+                raise ServerStopped("it was stopped while importing (SIGSTOP)")
             if time.monotonic() >= deadline:
                 raise OSError(errno.ETIMEDOUT, "no answer within %d seconds" % FORK_START_TIMEOUT)
 
-    def fail(self, reason):
+    def fail(self, reason, retry=False):
         with self.lock:
-            self.state = "failed"
+            self.state = "dead" if retry else "failed"
             self.reason = reason
             self.ready.set()
         return {"ready": False, "reason": reason}

@@ -11,7 +11,7 @@ import { FORK_SERVER_SOURCE } from '../src/fork-server-source.generated.js';
 import { LocalTerminal } from '../src/local-terminal.js';
 import { TEST_IMAGE, dockerTestStatus } from './sandbox-status.js';
 import { requireOrSkip } from './sandbox-availability.js';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Everything of the interpreter's state a program could look at, as JSON (pids left out). */
 const PROBE = String.raw`
@@ -101,7 +101,7 @@ test('the embedded fork server is the one in src/python (run `node scripts/embed
   expect(FORK_SERVER_SOURCE).toBe(readFileSync(new URL('../src/python/fork_server.py', import.meta.url), 'utf8'));
 });
 
-describe.each(backends)('$name fork server', ({ create, confined }) => {
+describe.each(backends)('$name fork server', ({ name, create, confined }) => {
   let term: Terminal;
 
   beforeAll(async () => {
@@ -225,6 +225,40 @@ describe.each(backends)('$name fork server', ({ create, confined }) => {
       if (result.launch?.via !== 'fork-server') await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(vias.at(-1)).toBe('fork-server');
+  });
+
+  it.runIf(name === 'local')('gives up at once a server stopped while it imports (no run waits for it), and starts a new one', async () => {
+    const fresh = create();
+    try {
+      await fresh.start();
+      const starting = fresh.startForkServer?.();
+      // The server's command line names its working copy: stop this terminal's server as soon as it runs.
+      let stopped = false;
+      for (let attempt = 0; attempt < 5000 && !stopped; attempt++) {
+        for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+          try {
+            const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+            if (!cmdline.startsWith(fresh.python) || !cmdline.includes('<debug-gym-fork-server>') || !cmdline.includes(fresh.workdir)) continue;
+            process.kill(Number(pid), 'SIGSTOP');
+            stopped = true;
+          } catch {
+            // gone, or not ours
+          }
+        }
+        if (!stopped) await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      expect(await starting).toMatchObject({ ready: false, reason: expect.stringContaining('stopped while importing') });
+      const vias: Array<string | undefined> = [];
+      for (let attempt = 0; attempt < 40 && vias.at(-1) !== 'fork-server'; attempt++) {
+        const result = await fresh.run(`${fresh.python} -c 'print(2)'`, { python: launch(['-c', 'print(2)']) });
+        expect(result.output).toBe('2\n');
+        vias.push(result.launch?.via);
+        if (result.launch?.via !== 'fork-server') await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(vias.at(-1)).toBe('fork-server');
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('survives the agent killing it: that run is cold, a new server serves the next ones', async () => {
