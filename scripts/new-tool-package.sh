@@ -37,7 +37,10 @@ cat > "$dir/package.json" <<JSON
   },
   "peerDependencies": { "@debug-gym/core": "workspace:^" },
   "devDependencies": { "@debug-gym/core": "workspace:*", "@debug-gym/test-utils": "workspace:*" },
-  "publishConfig": { "access": "public" }
+  "publishConfig": {
+    "access": "public",
+    "exports": { ".": { "types": "./dist/index.d.ts", "default": "./dist/index.js" }, "./package.json": "./package.json" }
+  }
 }
 JSON
 cp packages/core/tsconfig.json packages/core/tsup.config.ts "$dir/"

@@ -1,14 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PluginLoadError, loadToolPlugin } from '@debug-gym/core';
-import { availableBackends, createTestEnv } from '@debug-gym/test-utils';
+import { PluginLoadError, WorkspaceError, loadToolPlugin } from '@debug-gym/core';
+import { assertToolConformance, createToolContext, runTool } from '@debug-gym/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import wordCountTool from '../src/index.js';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const backends = await availableBackends();
 
 const REPO = {
   'app.py': 'def main():\n    return 42\n',
@@ -62,7 +61,7 @@ describe('loading the published package', () => {
 
   it('resolves the full package name and a local path to the package folder', async () => {
     expect((await loadToolPlugin('debug-gym-tool-word-count', { from: project })).name).toBe('word_count');
-    expect((await loadToolPlugin('./tool-word-count', { from: dirname(packageDir) })).name).toBe('word_count');
+    expect((await loadToolPlugin(`./${basename(packageDir)}`, { from: dirname(packageDir) })).name).toBe('word_count');
   });
 
   it('names the package and the missing manifest field when package.json has no "debug-gym" field', async () => {
@@ -85,24 +84,26 @@ describe('loading the published package', () => {
   });
 });
 
-describe.each(backends)('word_count in a RepoEnv on $name', (backend) => {
-  it.each([
-    ['by package name', { tools: ['word-count'], pluginFolder: () => project }],
-    ['by local path', { tools: ['./tool-word-count'], pluginFolder: () => dirname(packageDir) }],
-    ['as a plugin object', { tools: [wordCountTool], pluginFolder: () => project }],
-  ])('counts a file and hides .debugignore\'d ones when loaded %s', async (_how, setup) => {
-    const env = createTestEnv(backend, { files: REPO, tools: setup.tools, pluginsFrom: setup.pluginFolder(), evalOnReset: false });
-    try {
-      const reset = await env.reset();
-      expect(reset.tools.map((tool) => tool.function.name)).toEqual(['word_count']);
-      const counted = await env.step({ name: 'word_count', arguments: { path: 'app.py' } });
-      expect(counted.stepObservation).toEqual({ source: 'word_count', observation: 'app.py: 2 lines, 4 words, 26 characters' });
-      const hidden = await env.step({ name: 'word_count', arguments: { path: 'secret.txt' } });
-      expect(hidden.stepObservation.observation).toBe(`\`secret.txt\` does not exist or is not in the working directory \`${env.terminal.workdir}\`.`);
-      const missingArg = await env.step({ name: 'word_count', arguments: {} });
-      expect(missingArg.stepObservation.observation).toContain('missing required argument `path`');
-    } finally {
-      await env.close();
-    }
+describe('word_count in a real tool context', () => {
+  it('counts a file', async () => {
+    const { output } = await runTool(wordCountTool, { path: 'app.py' }, { files: REPO });
+    expect(output).toBe('app.py: 2 lines, 4 words, 26 characters');
+  });
+
+  it("reports a .debugignore'd file exactly like a missing one", async () => {
+    await using context = await createToolContext({ files: REPO });
+    const hidden = await runTool(wordCountTool, { path: 'secret.txt' }, { context }).catch((error: unknown) => error);
+    const missing = await runTool(wordCountTool, { path: 'nothing.txt' }, { context }).catch((error: unknown) => error);
+    expect(WorkspaceError.isInstance(hidden)).toBe(true);
+    expect((hidden as Error).message).toBe(`\`secret.txt\` does not exist or is not in the working directory \`${context.workspace.workdir}\`.`);
+    expect((missing as Error).message).toBe((hidden as Error).message.replace('secret.txt', 'nothing.txt'));
+  });
+
+  it('refuses a call without `path` before run() (the model sees the message)', async () => {
+    await expect(runTool(wordCountTool, {})).rejects.toThrow('Invalid arguments for tool `word_count`: missing required argument `path`. Usage: word_count(path: string)');
+  });
+
+  it('passes the tool conformance checks', async () => {
+    await assertToolConformance(wordCountTool, { validCalls: [{ path: 'src/app.py' }, { path: 'README.md' }] });
   });
 });
