@@ -96,6 +96,8 @@ export async function createToolContext(options: TestContextOptions = {}): Promi
     python: terminal.python,
     runTimeoutMs: (options.runTimeout ?? 20) * 1000,
     maxOutputChars: options.maxOutputChars ?? 40_000,
+    // No fork server is started here: every Python a tool starts runs cold, as the env's would with forkServer: false.
+    forkServer: false,
   };
   const state: EnvState = { stepCount: 0, rewriteCount: 0, lastEval: null, score: 0, maxScore: null };
   const breakpoints = new BreakpointStore();
