@@ -7,6 +7,9 @@
 import type {
   DirEntry,
   FileStat,
+  ForkServerOptions,
+  ForkServerStatus,
+  LaunchInfo,
   ReadFileOptions,
   RunOptions,
   RunResult,
@@ -67,6 +70,12 @@ export class InstrumentedTerminal implements Terminal {
 
   start(): Promise<void> {
     return this.timed('start', () => this.inner.start());
+  }
+  /** The inner terminal's fork server (absent when it has none): its start-up shows as `forkServer` time. */
+  get startForkServer(): ((options?: ForkServerOptions) => Promise<ForkServerStatus>) | undefined {
+    const inner = this.inner;
+    if (!inner.startForkServer) return undefined;
+    return (options) => this.timed('forkServer', () => (inner.startForkServer as NonNullable<Terminal['startForkServer']>)(options));
   }
   close(): Promise<void> {
     return this.inner.close();
@@ -151,6 +160,9 @@ class CountingSession implements TerminalSession {
   }
   get closed(): boolean {
     return this.inner.closed;
+  }
+  get launch(): LaunchInfo | undefined {
+    return this.inner.launch;
   }
 
   read(options?: { timeoutMs?: number }): Promise<SessionReadResult> {

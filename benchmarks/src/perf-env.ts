@@ -11,8 +11,10 @@ import type { PerfTask } from './task.js';
 /** The tools of a debugging agent (bash and submit add nothing to measure here). */
 export const PERF_TOOLS: readonly ToolSpec[] = [listdirTool, viewTool, grepTool, rewriteTool, evalTool, pdbTool];
 
-export function createPerfEnv(task: PerfTask, terminal: Terminal, tools: readonly ToolSpec[] = PERF_TOOLS): RepoEnv {
+/** `forkServer: false`: every test run and pdb start cold (the `cold` rows, side by side with the default). */
+export function createPerfEnv(task: PerfTask, terminal: Terminal, tools: readonly ToolSpec[] = PERF_TOOLS, forkServer = true): RepoEnv {
   return new RepoEnv({
+    forkServer,
     path: task.path,
     terminal,
     tools,

@@ -3,21 +3,23 @@
  * then every row, so the committed results are exactly what the command printed.
  */
 import { referenceFor, throughputReference, verdict } from './references.js';
-import { cpuPerEpisode, formatCalls, resetBreakdown } from './render.js';
+import { cpuPerEpisode, formatCalls, launchPath, resetBreakdown } from './render.js';
 import type { BackendReport, PerfReport, Row } from './report-types.js';
 import { formatMs } from './stats.js';
 
 const SECTION_TITLES: Record<string, string> = {
   reset: 'reset',
   step: 'one step, real terminal',
+  cold: 'the same with the fork server off (forkServer: false)',
+  fork: "env.fork() (the clone's close not counted)",
   overhead: 'pure overhead (no-op terminal: framework only)',
   'pdb-protocol': 'pdb protocol (raw session, no framework)',
   terminal: 'terminal primitives',
 };
 
 /** Rows without a target of their own that explain the others (reset's test run, pdb's round trips). */
-const CONTEXT_ROWS = ['terminal.pytest', 'step.pdb-c-first', 'pdb.round-trip', 'pdb.four-trips'];
-const HEADLINE_ROWS = ['reset', 'terminal.pytest', 'step.view', 'step.listdir', 'step.rewrite', 'step.pdb-b', 'step.pdb-p', 'step.pdb-n', 'step.pdb-l', 'step.pdb-c-next', 'step.pdb-c-first', 'pdb.round-trip', 'pdb.four-trips'];
+const CONTEXT_ROWS = ['terminal.pytest', 'terminal.pytest-forked', 'cold.reset', 'step.eval', 'cold.eval', 'step.eval-after-rewrite', 'cold.eval-after-rewrite', 'fork.env-pdb', 'cold.rewrite-cold', 'step.pdb-c-first', 'pdb.round-trip', 'pdb.four-trips'];
+const HEADLINE_ROWS = ['reset', 'reset.pooled', 'cold.reset', 'step.eval', 'cold.eval', 'step.eval-after-rewrite', 'cold.eval-after-rewrite', 'terminal.pytest', 'terminal.pytest-forked', 'step.rewrite-cold', 'cold.rewrite-cold', 'fork.env', 'fork.env-pdb', 'step.view', 'step.listdir', 'step.rewrite', 'step.pdb-b', 'step.pdb-p', 'step.pdb-n', 'step.pdb-l', 'step.pdb-c-next', 'step.pdb-c-first', 'pdb.round-trip', 'pdb.four-trips'];
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
@@ -62,12 +64,12 @@ function rowLine(row: Row): string {
 
 function throughputTable(backend: BackendReport): string {
   const lines = [
-    '| parallel | steps | wall s | episodes/min | steps/s | machine CPU s per episode | node peak RSS MB | sandbox peak RSS MB | failed / unexpected |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| parallel | steps | python | wall s | episodes/min | steps/s | machine CPU s per episode | node peak RSS MB | sandbox peak RSS MB | failed / unexpected |',
+    '| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const run of backend.throughput) {
     lines.push(
-      `| ${run.parallel} | ${run.steps} | ${(run.wallMs / 1000).toFixed(2)} | ${run.episodesPerMinute.toFixed(1)} | ${run.stepsPerSecond.toFixed(1)} | ${cpuPerEpisode(run)} | ${run.nodePeakRssMb.toFixed(0)} | ${run.sandboxPeakRssMb === null ? '–' : run.sandboxPeakRssMb.toFixed(0)} | ${run.failures} / ${run.unexpected} |`,
+      `| ${run.parallel} | ${run.steps} | ${launchPath(run)} | ${(run.wallMs / 1000).toFixed(2)} | ${run.episodesPerMinute.toFixed(1)} | ${run.stepsPerSecond.toFixed(1)} | ${cpuPerEpisode(run)} | ${run.nodePeakRssMb.toFixed(0)} | ${run.sandboxPeakRssMb === null ? '–' : run.sandboxPeakRssMb.toFixed(0)} | ${run.failures} / ${run.unexpected} |`,
     );
   }
   return lines.join('\n');

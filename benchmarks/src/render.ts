@@ -8,11 +8,13 @@ import { formatMs } from './stats.js';
 const SECTION_TITLES: Record<Section, string> = {
   reset: 'reset',
   step: 'one step (real terminal)',
+  cold: 'the same with the fork server off (forkServer: false)',
+  fork: 'env.fork() (the clone\'s close not counted)',
   overhead: 'pure overhead (no-op terminal: framework only)',
   'pdb-protocol': 'pdb protocol (raw session, no framework)',
   terminal: 'terminal primitives',
 };
-const SECTION_ORDER: Section[] = ['reset', 'step', 'overhead', 'pdb-protocol', 'terminal'];
+const SECTION_ORDER: Section[] = ['reset', 'step', 'cold', 'fork', 'overhead', 'pdb-protocol', 'terminal'];
 
 /** Box lines without a rule between rows: a long table stays readable. */
 const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
@@ -82,6 +84,11 @@ export function resetBreakdown(backend: BackendReport): string {
   return `${backend.terminal}: reset ${formatMs(reset.median)} ms median; inside terminal calls, mean ms (test run and pdb overlap): ${parts.join(', ')}`;
 }
 
+/** How the throughput run's Python processes started. */
+export function launchPath(run: ThroughputRun): string {
+  return run.forkServer === false ? 'cold' : 'fork server';
+}
+
 /** Machine CPU seconds per episode of a throughput run (`–` when not measured). */
 export function cpuPerEpisode(run: ThroughputRun): string {
   return run.machineCpuMs === null || run.machineCpuMs === undefined ? '–' : (run.machineCpuMs / 1000 / run.parallel).toFixed(2);
@@ -90,8 +97,8 @@ export function cpuPerEpisode(run: ThroughputRun): string {
 export function renderThroughput(backend: BackendReport): string {
   if (backend.throughput.length === 0) return '';
   const table = new Table({
-    head: ['parallel', 'steps', 'wall s', 'episodes/min', 'steps/s', 'CPU s/episode', 'node peak MB', 'sandbox peak MB', 'original', 'target'],
-    colAligns: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+    head: ['parallel', 'steps', 'python', 'wall s', 'episodes/min', 'steps/s', 'CPU s/episode', 'node peak MB', 'sandbox peak MB', 'original', 'target'],
+    colAligns: ['right', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
     style: { head: [], border: [] },
     chars: COMPACT,
   });
@@ -101,6 +108,7 @@ export function renderThroughput(backend: BackendReport): string {
     table.push([
       `${run.parallel}${problems}`,
       String(run.steps),
+      launchPath(run),
       (run.wallMs / 1000).toFixed(2),
       run.episodesPerMinute.toFixed(1),
       run.stepsPerSecond.toFixed(1),

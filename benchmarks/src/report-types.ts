@@ -3,7 +3,7 @@ import type { CallCounts } from './instrumented-terminal.js';
 
 export const REPORT_FORMAT = 'debug-gym-perf/1';
 
-export type Section = 'reset' | 'step' | 'overhead' | 'terminal' | 'pdb-protocol';
+export type Section = 'reset' | 'step' | 'cold' | 'fork' | 'overhead' | 'terminal' | 'pdb-protocol';
 
 export interface Row {
   /** Stable across runs (the key `--compare` matches on), e.g. `step.view`, `terminal.run-true`. */
@@ -49,6 +49,8 @@ export interface ThroughputRun {
   /** Steps whose observation was not what the script expected, and episodes that threw. */
   unexpected: number;
   failures: number;
+  /** False: the envs ran with `forkServer: false` (every Python process cold). Absent in older reports: true. */
+  forkServer?: boolean;
 }
 
 export interface BackendReport {

@@ -3,13 +3,16 @@ import { type BackendName, type BackendSettings, backendPython, probeBackend } f
 import type { PerfOptions } from './options.js';
 import type { Progress } from './progress.js';
 import type { BackendReport, Row } from './report-types.js';
+import { coldSuiteUnits, runColdSuite } from './suite-cold.js';
+import { poolSuiteUnits, runPoolSuite } from './suite-pool.js';
+import { forkSuiteUnits, runForkSuite } from './suite-fork.js';
 import { runStepSuite, stepSuiteUnits } from './suite-steps.js';
 import { runTerminalSuite, terminalSuiteUnits } from './suite-terminal.js';
 import { runThroughput, throughputPlans, throughputUnits } from './suite-throughput.js';
 import type { PerfTask } from './task.js';
 
 export function plannedUnits(task: PerfTask, options: PerfOptions): number {
-  return terminalSuiteUnits(options) + stepSuiteUnits(task, options) + throughputUnits(throughputPlans(options.parallel));
+  return terminalSuiteUnits(options) + stepSuiteUnits(task, options) + coldSuiteUnits(options) + poolSuiteUnits(options) + forkSuiteUnits(options) + throughputUnits(throughputPlans(options.parallel));
 }
 
 export async function runBackend(
@@ -36,8 +39,11 @@ export async function runBackend(
   const rows: Row[] = [];
   try {
     const steps = await runStepSuite(backend, settings, task, options, progress);
+    const pooled = await runPoolSuite(backend, settings, task, options, progress);
+    const cold = await runColdSuite(backend, settings, task, options, progress);
+    const forks = await runForkSuite(backend, settings, task, options, progress);
     const terminal = await runTerminalSuite(backend, settings, task, options, progress);
-    rows.push(...steps.rows(), ...terminal.rows());
+    rows.push(...pooled.rows(), ...steps.rows(), ...cold.rows(), ...forks.rows(), ...terminal.rows());
     const throughput = await runThroughput(backend, settings, task, throughputPlans(options.parallel), progress);
     return { ...base, status: 'ok', durationMs: Math.round(performance.now() - started), rows, throughput };
   } catch (error) {

@@ -13,6 +13,7 @@ import { ReplayTerminal } from './replay-terminal.js';
 import { RowCollector } from './rows.js';
 import { cpuProbe } from './sandbox-probe.js';
 import { rewriteStep, toolCycle } from './scenario.js';
+import { measureEvalAfterRewrite } from './eval-after-rewrite.js';
 import type { PerfTask } from './task.js';
 
 export interface StepSuiteOptions {
@@ -25,14 +26,14 @@ export interface StepSuiteOptions {
 export function stepSuiteUnits(task: PerfTask, options: StepSuiteOptions): number {
   const cycle = toolCycle(task, 0).length;
   const coldRewrites = Math.max(0, options.repeat - 1);
-  return (options.warmup + options.repeat) * (1 + cycle) + coldRewrites + (options.warmup + options.overheadRepeat) * (1 + cycle);
+  return (options.warmup + options.repeat) * (2 + cycle) + coldRewrites + (options.warmup + options.overheadRepeat) * (1 + cycle);
 }
 
 const RESET_NOTE = 'fresh sandbox + copy + first test run, pdb started alongside';
-const COLD_REWRITE_NOTE = 'no standby yet: a new pdb process starts';
+const COLD_REWRITE_NOTE = 'no standby yet: a new pdb process starts (forked by the fork server)';
 
 /** A reset is what it claims when the tests ran and pdb reached its prompt. */
-function resetDone(info: EnvInfo): boolean {
+export function resetDone(info: EnvInfo): boolean {
   return info.lastEval !== null && /\d+ (passed|failed)/.test(info.lastEval.output) && info.allObservations.some((o) => o.source === 'pdb' && o.observation.startsWith('Starting pdb session'));
 }
 
@@ -75,6 +76,9 @@ export async function runStepSuite(
 
     progress.phase(`${backend}: one step of each tool`);
     await cycles(env, task, options.warmup, options.repeat, meter, rows, 'step', progress);
+    terminal.recorder = null;
+    progress.phase(`${backend}: eval right after a rewrite`);
+    await measureEvalAfterRewrite(env, task, options, meter, rows, { id: 'step.eval-after-rewrite', section: 'step', label: 'eval right after a rewrite (standby starting)' }, () => progress.tick());
   } finally {
     terminal.recorder = null;
     await env.close().catch(() => undefined);

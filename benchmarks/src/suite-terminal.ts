@@ -3,6 +3,7 @@
  * Python's start-up, the raw test run, and a raw pdb session (one round trip vs the original's four
  * per agent command). They explain the step rows: a step costs its primitives plus framework.
  */
+import { splitShellWords } from '@debug-gym/core';
 import { type BackendName, type BackendSettings, makeTerminal } from './backends.js';
 import { InstrumentedTerminal } from './instrumented-terminal.js';
 import { Meter, type Sample } from './meter.js';
@@ -19,7 +20,7 @@ export interface TerminalSuiteOptions {
 }
 
 export function terminalSuiteUnits(options: TerminalSuiteOptions): number {
-  return (options.warmup + options.repeat) * 4 + (options.warmup + options.primitiveRepeat) * 6;
+  return (options.warmup + options.repeat) * 5 + (options.warmup + options.primitiveRepeat) * 6;
 }
 
 const PDB_PROMPT = '(Pdb) ';
@@ -73,9 +74,20 @@ export async function runTerminalSuite(
     await sample('terminal.write-file', 'writeFile (small)', options.primitiveRepeat, () => terminal.writeFile('perf-scratch.txt', `value ${counter++}\n`));
     await terminal.remove('perf-scratch.txt');
     await sample('terminal.python', 'python -c pass', options.repeat, () => terminal.run(`${terminal.python} -c pass`), exitedZero);
-    await sample('terminal.pytest', 'test command alone (raw run)', options.repeat, () => terminal.run(task.entrypoint.replace(/^python\b/, terminal.python)), (value) =>
-      /\d+ (passed|failed)/.test((value as { output: string }).output),
-    );
+    const testCommand = task.entrypoint.replace(/^python\b/, terminal.python);
+    const ranTests = (value: unknown): boolean => /\d+ (passed|failed)/.test((value as { output: string }).output);
+    await sample('terminal.pytest', 'test command alone (raw run)', options.repeat, () => terminal.run(testCommand), ranTests);
+    const words = splitShellWords(task.entrypoint.replace(/^python\s+/, ''));
+    if (terminal.startForkServer && words) {
+      const status = await terminal.startForkServer({ preload: ['pytest'] });
+      if (status.ready) {
+        const python = { args: words, uses: ['pytest'] as const };
+        const forked = (value: unknown): boolean => ranTests(value) && (value as { launch?: { via: string } }).launch?.via === 'fork-server';
+        await sample('terminal.pytest-forked', 'test command alone, forked by the fork server', options.repeat, () => terminal.run(testCommand, { python }), forked);
+      } else {
+        progress.log(`${backend}: no fork server (${status.reason ?? 'not ready'}): the forked test command is not measured`);
+      }
+    }
     await pdbProtocol(terminal, task, options, rows, progress, backend);
   } finally {
     await terminal.close().catch(() => undefined);

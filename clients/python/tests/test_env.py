@@ -68,6 +68,22 @@ def test_lean_replies_add_up_to_the_full_observation(server, options, repo):
         full.close()
 
 
+def test_fork_branches_the_episode_into_an_independent_env(server, options):
+    with DebugGymEnv(server.url, **options) as env:
+        with pytest.raises(DebugGymError) as early:
+            env.fork()
+        assert early.value.code == "DG_ENV_NOT_READY"
+        env.reset()
+        env.step(FIX[0])
+        with env.fork() as branch:
+            assert branch.session_id != env.session_id and branch.fork_warnings == []
+            assert branch.observation == env.observation and branch.state()["step_count"] == 1
+            assert [branch.step(action)[1] for action in FIX[1:]] == [0.0, 1.0]
+            observation, reward, terminated, *_ = env.step(FIX[2])
+            assert (reward, terminated, observation["rewrite_counter"], observation["score"]) == (0.0, False, 0, 1)
+        assert env.step(FIX[0])[0]["step_count"] == 3  # closing the fork left this env open
+
+
 def test_rewards_delta_score_resolved_or_your_own(server, options):
     seen = []
 

@@ -7,12 +7,13 @@ import { ExitError, executeRun, resolveRunConfig, runCommand, type RunResults } 
 import { FIX_CALLS, buggyRepo, fakeBenchmark, runConfigFile, task } from './helpers/fixtures.js';
 import { captureIo } from './helpers/io.js';
 
-/** Pids of processes whose environment carries `RUN_TEST=<marker>`. */
-function markedPids(marker: string): number[] {
+/** Pids of processes whose environment carries `RUN_TEST=<marker>` (and that run `command`, when given). */
+function markedPids(marker: string, command?: string): number[] {
   return readdirSync('/proc')
     .filter((name) => {
       try {
-        return readFileSync(`/proc/${name}/environ`).includes(`RUN_TEST=${marker}\0`);
+        if (!readFileSync(`/proc/${name}/environ`).includes(`RUN_TEST=${marker}\0`)) return false;
+        return command === undefined || readFileSync(`/proc/${name}/cmdline`).includes(command);
       } catch {
         return false;
       }
@@ -143,6 +144,18 @@ describe('runs over a benchmark', () => {
     expect(configured.tasks[0]?.grading).toBeUndefined();
   });
 
+  test('terminal.pool_size keeps sandboxes warm for the episodes: each reset forks a ready fork server', async () => {
+    const repo = buggyRepo();
+    const benchmark = fakeBenchmark([task('a', repo), task('b', repo), task('c', repo)], { solutions: { a: FIX_CALLS, b: FIX_CALLS, c: FIX_CALLS } });
+    const config = benchConfig({ terminal: { type: 'local', python: testPython, pool_size: 1 }, fresh_grading: false });
+    const results = await executeRun({ config, benchmark, io: captureIo().io, handleSigint: false });
+    expect(results.tasks.map((item) => item.status)).toEqual(['resolved', 'resolved', 'resolved']);
+    for (const item of results.tasks) {
+      const trajectory = await readTrajectory(item.trajectory as string);
+      expect(trajectory.reset?.launches?.find((launch) => launch.source === 'env')).toEqual({ source: 'env', via: 'fork-server' });
+    }
+  });
+
   test('a partial dataset and a --tasks subset are reported as such, never as the benchmark score', async () => {
     const repo = buggyRepo();
     const benchmark = fakeBenchmark([task('a', repo), task('b', repo)], {
@@ -215,7 +228,8 @@ describe('runs over a benchmark', () => {
     const before = process.listenerCount('SIGTERM');
     const run = executeRun({ config, benchmark, io: capture.io });
     run.catch(() => undefined);
-    await vi.waitFor(() => expect(markedPids(marker)).not.toEqual([]), { timeout: 30_000 });
+    // The sandbox's fork server carries the marker too: wait for the command itself.
+    await vi.waitFor(() => expect(markedPids(marker, 'sleep')).not.toEqual([]), { timeout: 30_000 });
     process.emit('SIGTERM', 'SIGTERM');
     await expect(run).rejects.toSatisfy((error: unknown) => ExitError.isInstance(error) && error.exitCode === 143);
     expect(markedPids(marker)).toEqual([]);

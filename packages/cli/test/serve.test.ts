@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
+import type { EnvInfo } from '@debug-gym/core';
 import { testPython, testdir } from '@debug-gym/test-utils';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createDispatcher, createEnvServer, RPC_ERRORS, RpcError, runServe } from '../src/index.js';
@@ -51,11 +52,13 @@ class ServeProcess {
 }
 
 /** Pids of processes whose environment carries `SERVE_TEST=<marker>`. */
-async function marked(marker: string): Promise<number[]> {
+/** Processes that carry `marker` in their environment (and run `command`, when given). */
+async function marked(marker: string, command?: string): Promise<number[]> {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
     try {
-      if (readFileSync(`/proc/${name}/environ`).includes(`SERVE_TEST=${marker}\0`)) pids.push(Number(name));
+      if (!readFileSync(`/proc/${name}/environ`).includes(`SERVE_TEST=${marker}\0`)) continue;
+      if (command === undefined || readFileSync(`/proc/${name}/cmdline`).includes(command)) pids.push(Number(name));
     } catch {
       // not a process, or gone
     }
@@ -90,7 +93,7 @@ describe('debug-gym serve (a child process speaking JSON lines)', () => {
     server = new ServeProcess();
     server.send('{"jsonrpc": "2.0", "id": 1, "method": "reset"');
     expect(await server.next()).toMatchObject({ id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } });
-    expect(await server.call(2, 'frobnicate')).toMatchObject({ id: 2, error: { code: -32601, message: "Method not found: 'frobnicate'. Methods: reset, step, close." } });
+    expect(await server.call(2, 'frobnicate')).toMatchObject({ id: 2, error: { code: -32601, message: "Method not found: 'frobnicate'. Methods: reset, step, fork, close." } });
     expect(await server.call(3, 'step', { name: 'eval' })).toMatchObject({ id: 3, error: { code: -32001, message: expect.stringContaining('call `reset` first') } });
     expect(await server.call(4, 'reset', { path: '/x', tols: ['eval'] })).toMatchObject({ id: 4, error: { code: -32602, message: expect.stringContaining('Unknown key `tols`; did you mean `tools`?') } });
     expect(await server.call(5, 'reset', {})).toMatchObject({ id: 5, error: { code: -32602, message: expect.stringContaining('`path` must be the path of the repository') } });
@@ -111,7 +114,7 @@ describe('debug-gym serve (a child process speaking JSON lines)', () => {
     server = new ServeProcess();
     server.send(JSON.stringify([{ jsonrpc: '2.0', method: 'close' }, { jsonrpc: '2.0', id: 'a', method: 'nope' }, 7]));
     expect(await server.next()).toEqual([
-      { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: "Method not found: 'nope'. Methods: reset, step, close." } },
+      { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: "Method not found: 'nope'. Methods: reset, step, fork, close." } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('expected an object') } },
     ]);
     server.send(JSON.stringify({ jsonrpc: '2.0', method: 'close' }));
@@ -135,6 +138,9 @@ describe('debug-gym serve (a child process speaking JSON lines)', () => {
         'info = env.step("rewrite", path="app.py", start=2, new_code="    return a + b")',
         'info = env.step("eval")',
         'print("eval", info["score"], info["resolved"])',
+        'branch = env.fork()',
+        'info = env.step("rewrite", env=branch, path="app.py", start=2, new_code="    return a * b")',
+        'print("fork", branch, env.step("eval", env=branch)["score"], env.step("eval")["score"])',
         'try:',
         '    env.call("nope")',
         'except RuntimeError as error:',
@@ -152,6 +158,7 @@ describe('debug-gym serve (a child process speaking JSON lines)', () => {
     });
     expect(output).toContain('reset 1 2');
     expect(output).toContain('eval 2 True');
+    expect(output).toContain('fork fork-1 1 2');
     expect(output).toContain("error -32601: Method not found: 'nope'");
   });
 });
@@ -186,12 +193,35 @@ describe('the serve protocol in process', () => {
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'reset', params: { path: buggyRepo(), terminal: { ...local, env: { SERVE_TEST: marker } }, tools: ['bash'] } })}\n`);
     await vi.waitFor(() => expect(replies).toHaveLength(1), { timeout: 60_000 });
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'step', params: { name: 'bash', arguments: { command: 'sleep 600', timeout: 3600 } } })}\n`);
-    await vi.waitFor(async () => expect(await marked(marker)).not.toEqual([]), { timeout: 60_000 });
+    // The sandbox's helper and fork server carry the marker too: wait for the command itself.
+    await vi.waitFor(async () => expect(await marked(marker, 'sleep')).not.toEqual([]), { timeout: 60_000 });
     signals.emit('SIGTERM', 'SIGTERM');
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'reset', params: {} })}\n`);
     await expect(serving).rejects.toMatchObject({ exitCode: 143, message: expect.stringContaining('stopped by SIGTERM') });
     expect(replies[1]).toMatchObject({ id: 2, error: { code: RPC_ERRORS.serverError, message: expect.stringContaining('shutting down (SIGTERM)'), data: { code: 'DG_SERVE_SHUTTING_DOWN' } } });
     expect(await marked(marker)).toEqual([]);
+  });
+
+  test('fork branches an env under a new handle: its own edits and score, and closing it leaves the main env open', async () => {
+    const server = createEnvServer();
+    const call = (method: string, params: unknown): Promise<unknown> => (server.methods[method] as (params: unknown) => Promise<unknown>)(params);
+    try {
+      await call('reset', { path: buggyRepo(), terminal: local, tools: ['view', 'rewrite', 'eval'] });
+      const forked = (await call('fork', {})) as { env: string; warnings: string[] };
+      expect(forked).toEqual({ env: 'fork-1', warnings: [] });
+      const fixed = (await call('step', { name: 'rewrite', arguments: { path: 'app.py', start: 2, new_code: '    return a + b' }, env: forked.env })) as EnvInfo;
+      expect(fixed.rewriteCount).toBe(1);
+      expect(((await call('step', { name: 'eval', arguments: {}, env: forked.env })) as EnvInfo).score).toBe(2);
+      const main = (await call('step', { name: 'eval', arguments: {} })) as EnvInfo;
+      expect({ score: main.score, rewriteCount: main.rewriteCount }).toEqual({ score: 1, rewriteCount: 0 });
+      expect((await call('fork', { env: forked.env })) as { env: string }).toMatchObject({ env: 'fork-2' });
+      await call('close', { env: forked.env });
+      await expect(call('step', { name: 'view', arguments: { path: 'app.py' }, env: forked.env })).rejects.toMatchObject({ code: RPC_ERRORS.invalidParams, message: expect.stringContaining("Unknown env handle 'fork-1'") });
+      expect(((await call('step', { name: 'view', arguments: { path: 'app.py' }, env: 'fork-2' })) as EnvInfo).stepObservation.observation).toContain('return a + b');
+      expect(((await call('step', { name: 'view', arguments: { path: 'app.py' }, env: 'main' })) as EnvInfo).stepObservation.observation).toContain('return a - b');
+    } finally {
+      await server.close();
+    }
   });
 
   test('shutdown closes the env and refuses every later request', async () => {

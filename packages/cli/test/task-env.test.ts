@@ -63,7 +63,7 @@ describe('building a task\'s env and terminal from the config', () => {
 
   test('the config\'s env keys add to the task\'s own (patterns and setup commands are appended)', () => {
     const config = resolveRunConfig(
-      { base: { llm_name: 'x', benchmark: 'b', env: { entrypoint: 'pytest -x', run_timeout: 5, ignore_patterns: ['b/'], readonly_patterns: ['c'], setup_commands: ['pip list'], terminate_on_resolved: false, eval_on_reset: false, dir_tree_depth: 2, max_output_chars: 9, debug_entrypoint: 'pdb', instructions: 'Do it.' } } },
+      { base: { llm_name: 'x', benchmark: 'b', env: { entrypoint: 'pytest -x', run_timeout: 5, ignore_patterns: ['b/'], readonly_patterns: ['c'], setup_commands: ['pip list'], terminate_on_resolved: false, eval_on_reset: false, fork_server: false, dir_tree_depth: 2, max_output_chars: 9, debug_entrypoint: 'pdb', instructions: 'Do it.' } } },
       { agent: 'debug_agent' },
     );
     const options = envOptions(config, task('t', '/repo', { ignorePatterns: ['a/'], setupCommands: ['git init'] }), [], '/cfg');
@@ -77,6 +77,7 @@ describe('building a task\'s env and terminal from the config', () => {
       setupCommands: ['git init', 'pip list'],
       terminateOnResolved: false,
       evalOnReset: false,
+      forkServer: false,
       dirTreeDepth: 2,
       maxOutputChars: 9,
       debugEntrypoint: 'pdb',

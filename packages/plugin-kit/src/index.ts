@@ -9,6 +9,7 @@ export { pytestScorer } from './pytest/pytest-scorer.js';
 export { scorePytestReport, type ReportScore } from './pytest/score-pytest-report.js';
 export { formatSeconds } from '@debug-gym/spec';
 export { OutputCap, truncateMiddle, truncationMarker } from './text/output-cap.js';
+export { splitShellWords } from './text/shell-words.js';
 export { defaultDebugEntrypoint, normalizeEntrypoint } from './tool/entrypoint.js';
 export { MAX_ARGUMENT_DEPTH, exceedsDepth, usage, validateArguments, type ArgumentCheck } from './tool/validate-arguments.js';
 export { withToolName } from './tool/with-tool-name.js';

@@ -22,7 +22,7 @@ export { bearerCheck, isLoopback } from './http/auth.js';
 export { DEFAULT_MAX_BODY_BYTES, MAX_REQUEST_DEPTH } from './http/limits.js';
 export { SESSION_ENDED_CLOSE_CODE } from './http/ws-session.js';
 export { ServerMetrics } from './metrics.js';
-export { EnvService, type EnvReply, type SessionState } from './service/env-service.js';
+export { EnvService, type EnvReply, type ForkReply, type SessionState } from './service/env-service.js';
 export { errorReply, type ErrorReply } from './service/error-reply.js';
 export { ServedSession, type EpisodeLabels } from './session/served-session.js';
 export { SessionRegistry, type SessionRegistryOptions } from './session/session-registry.js';

@@ -118,6 +118,30 @@ describe('one server, several sessions (local sandboxes)', () => {
     for (const open of [...ids.slice(1), id]) await server.post('/close', { session_id: open });
   });
 
+  test('fork branches a session under a new id: same state, independent edits; a retry is one fork; a full server answers 503', async () => {
+    const { id } = await server.open(buggyRepo(), { tools: ['view', 'eval', 'rewrite'] });
+    await server.step(id, FIX);
+    const fork = await server.post('/fork', { request_id: 'f-1' }, { 'x-session-id': id });
+    expect(fork.body).toMatchObject({ forked_from: id, warnings: [], reward: null, done: false, info: { score: 1, max_score: 2, step_count: 1 }, observation: { rewrite_counter: 1 } });
+    expect(wireInfoSchema.strict().parse(fork.body.observation)).toBeTruthy();
+    const branch = fork.body.session_id as string;
+    expect(branch).not.toBe(id);
+    expect((await server.post('/fork', { session_id: id, request_id: 'f-1' })).body).toEqual(fork.body);
+    await server.step(branch, { ...FIX, arguments: { ...FIX.arguments, new_code: '    return a * b' } });
+    expect((await server.step(branch, { name: 'eval' })).body.info).toMatchObject({ score: 1, step_count: 3 });
+    expect((await server.step(id, { name: 'eval' })).body.info).toMatchObject({ score: 2, resolved: true, step_count: 2 });
+    expect((await server.post('/fork', { session_id: id, new_session_id: 'third' })).body).toMatchObject({ session_id: 'third', forked_from: id });
+    const refused = await server.post('/fork', { session_id: branch });
+    expect(refused).toMatchObject({ status: 503, body: { error: { code: 'DG_SERVER_FULL', max_sessions: 3 } } });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await server.request('GET', '/capacity')).body).toMatchObject({ active_sessions: 3 });
+    await server.post('/close', { session_id: id });
+    expect((await server.step(branch, { name: 'view', arguments: { path: 'app.py' } })).body.observation.step_observation.observation).toContain('return a * b');
+    expect(await server.post('/fork', { session_id: branch, tools: [] })).toMatchObject({ status: 422, body: { error: { code: 'DG_INVALID_REQUEST' } } });
+    expect(await server.post('/fork', { session_id: 'never-opened' })).toMatchObject({ status: 404, body: { error: { code: 'DG_UNKNOWN_SESSION' } } });
+    for (const open of [branch, 'third']) await server.post('/close', { session_id: open });
+  });
+
   test('a request sent again with the same request_id (a client retry) is answered once, not run twice', async () => {
     const { id } = await server.open(buggyRepo(), { tools: ['view', 'rewrite'], evalOnReset: false });
     const action = { name: 'rewrite', arguments: { path: 'log.txt', new_code: 'x' } };
@@ -144,7 +168,7 @@ describe('one server, several sessions (local sandboxes)', () => {
     expect(text).toMatch(/^debug_gym_step_duration_seconds_count\{backend="local"\} [1-9]\d*$/m);
     expect(text).toMatch(/^debug_gym_sandbox_starts_total\{backend="local"\} [1-9]\d*$/m);
     expect(text).toMatch(/^debug_gym_sessions_open\{state="idle"\} 0$/m);
-    expect(text).toMatch(/^debug_gym_requests_rejected_total\{code="DG_SERVER_FULL"\} 1$/m);
+    expect(text).toMatch(/^debug_gym_requests_rejected_total\{code="DG_SERVER_FULL"\} 2$/m);
     expect(text).toMatch(/^debug_gym_sessions_closed_total\{reason="client"\} [1-9]\d*$/m);
     expect(text).toContain('debug_gym_server_process_resident_memory_bytes');
   });

@@ -56,11 +56,16 @@ describe('the WebSocket endpoint: one connection is one session', () => {
     expect(reset).toMatchObject({ type: 'observation', data: { reward: null, done: false, info: { score: 1, max_score: 2 }, observation: { max_score: 2 } } });
     const id = reset.data.session_id as string;
     expect(await client.send('{"type": "step"')).toMatchObject({ type: 'error', data: { code: 'INVALID_JSON', error_code: 'DG_MALFORMED_JSON' } });
-    expect(await client.send({ type: 'jump' })).toMatchObject({ type: 'error', data: { code: 'UNKNOWN_TYPE' } });
+    expect(await client.send({ type: 'jump' })).toMatchObject({ type: 'error', data: { code: 'UNKNOWN_TYPE', message: expect.stringContaining('fork') } });
     expect(await client.send({ type: 'step', data: { name: 'view', argumentz: {} } })).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR', status: 422 } });
     const lean = await client.send({ type: 'step', data: { name: 'view', arguments: { path: 'app.py' }, reply: 'lean' } });
     expect(lean.data.observation.step_observation.observation).toContain('return a - b');
     expect(lean.data.observation).not.toHaveProperty('dir_tree');
+    // A fork is a new session, reached over HTTP by its id; this socket's session goes on.
+    const fork = await client.send({ type: 'fork' });
+    expect(fork).toMatchObject({ type: 'fork', data: { forked_from: id, warnings: [], info: { score: 1, step_count: 1 } } });
+    expect((await server.step(fork.data.session_id, FIX)).body.info.step_count).toBe(2);
+    await server.post('/close', { session_id: fork.data.session_id });
     await client.send({ type: 'step', data: { action: FIX } });
     const evaluation = await client.send({ type: 'step', data: { name: 'eval' } });
     expect(evaluation).toMatchObject({ type: 'observation', data: { session_id: id, reward: 1, done: true } });

@@ -24,6 +24,7 @@ function info(overrides: Partial<EnvInfo> = {}): EnvInfo {
     rewriteCount: 0,
     stepCount: 1,
     workdir: '/work',
+    launches: [],
     ...overrides,
   };
 }

@@ -20,7 +20,7 @@ export type * from './terminal/index.js';
 export { assertToolPlugin, defineToolPlugin, describeToolPluginProblem, isToolPlugin } from './tool/define-tool-plugin.js';
 export type { JsonSchemaObject, JsonSchemaProperty, JsonSchemaType } from './tool/json-schema.js';
 export type { ToolCallInfo, ToolInstance, ToolPluginV1, ToolSchema } from './tool/tool-plugin-v1.js';
-export type { EnvInfo, TerminationReason } from './wire/env-info.js';
+export type { EnvInfo, ProcessLaunch, TerminationReason } from './wire/env-info.js';
 export type { EvalProcedure, EvalProcedureContext, EvalResult, RawRun, Scorer } from './wire/eval-result.js';
 export type { EnvEvent, EvalEvent, RewriteEvent, StepEvent } from './wire/events.js';
 export type { HiddenToolsChange, Observation, ToolCall } from './wire/types.js';

@@ -8,6 +8,8 @@ export interface KubernetesTerminalOptions extends TerminalOptions {
    * `DEBUG_GYM_PYTHON` is not used: a host path rarely exists in an image.
    */
   python?: string;
+  /** Allow a fork server in the pod (`startForkServer`; default true). False: every Python command starts cold. */
+  forkServer?: boolean;
   /**
    * Image of the sandbox pods: one your cluster can pull, with `/bin/sh` and Python >= 3.8 (and
    * pytest for scoring), e.g. the Docker backend's recipe (`defaultImageRecipe()`) pushed to your

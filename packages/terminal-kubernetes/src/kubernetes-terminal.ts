@@ -4,9 +4,12 @@
  * bubblewrap backends (so every tool behaves the same). The Terminal API lives here; the running
  * pod is a KubernetesSandbox.
  */
-import type { RunOptions, RunResult, SessionOptions, Terminal, TerminalSession } from '@debug-gym/core';
+import type { ForkServerOptions, ForkServerStatus, RunOptions, RunResult, SessionOptions, Terminal, TerminalSession } from '@debug-gym/core';
 import { SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
 import {
+  DEFAULT_FORK_GROUPS,
+  forkServerStatus,
+  forkStartParams,
   HelperBackedFiles,
   HelperLostError,
   type HelperResponse,
@@ -15,6 +18,7 @@ import {
   helperRunResult,
   openHelperSession,
   packDirectory,
+  pythonParam,
   requireHostDirectory,
   runFailure,
 } from '@debug-gym/terminal/helper';
@@ -112,6 +116,7 @@ export class KubernetesTerminal extends HelperBackedFiles implements Terminal {
       cwd: this.resolve(options.cwd ?? this.workdirPath),
     };
     if (options.input !== undefined) params.input = Buffer.from(options.input, 'utf8').toString('base64');
+    if (options.python && this.options.forkServer !== false) params.python = pythonParam(options.python);
     let response: HelperResponse;
     try {
       response = await this.requireSandbox().call('run', params, { retry: false });
@@ -143,10 +148,32 @@ export class KubernetesTerminal extends HelperBackedFiles implements Terminal {
         timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
         maxOutputBytes: this.maxOutputBytes,
         sessions: sandbox.sessions,
+        ...(options.python && this.options.forkServer !== false ? { python: options.python } : {}),
       });
     } catch (error) {
       if (error instanceof HelperLostError) await sandbox.checkAlive(error);
       throw error;
+    }
+  }
+
+  /**
+   * The pod's fork server (see @debug-gym/terminal's README): started by the helper, and again by a
+   * helper that replaces one whose exec connection dropped.
+   */
+  async startForkServer(options: ForkServerOptions = {}): Promise<ForkServerStatus> {
+    if (this.options.forkServer === false) return { ready: false, reason: 'the fork server is turned off (forkServer: false)' };
+    const sandbox = this.requireSandbox();
+    const params = forkStartParams({
+      python: this.python,
+      workdir: this.workdirPath,
+      groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      env: { ...SANDBOX_FIXED_ENV, TERM: 'dumb', ...this.options.env },
+    });
+    sandbox.forkStart = params;
+    try {
+      return forkServerStatus(await sandbox.call('fork_start', params, { retry: false }));
+    } catch (error) {
+      return { ready: false, reason: `the fork server could not start: ${(error as Error).message}` };
     }
   }
 

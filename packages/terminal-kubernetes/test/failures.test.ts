@@ -173,6 +173,25 @@ describe.runIf(await clusterTestsCanRun())('kubernetes backend failure paths (fa
       await again.close();
     });
 
+    it("forks Python through the pod's fork server, which a helper replacing a dropped one starts again", async () => {
+      expect(await terminal.startForkServer()).toMatchObject({ ready: true, groups: ['pytest', 'pdb'] });
+      const run = () => terminal.run(`${terminal.python} -c 'print(6*7)'`, { python: { args: ['-c', 'print(6*7)'], uses: [] } });
+      expect(await run()).toMatchObject({ output: '42\n', exitCode: 0, launch: { via: 'fork-server' } });
+      const session = await terminal.openSession(`${terminal.python} -m pdb -c 'p 6*7' kept.txt`, { prompt: '(Pdb) ', timeoutMs: 10_000, python: { args: ['-m', 'pdb', '-c', 'p 6*7', 'kept.txt'], uses: ['pytest', 'pdb'] } });
+      expect(session.launch).toEqual({ via: 'fork-server' });
+      await session.close();
+      cluster.api.dropExecs(cluster.namespace, terminal.podName as string);
+      await sleep(100);
+      const vias: Array<string | undefined> = [];
+      for (let attempt = 0; attempt < 40 && vias.at(-1) !== 'fork-server'; attempt++) {
+        const result = await run();
+        expect(result.output).toBe('42\n');
+        vias.push(result.launch?.via);
+        if (result.launch?.via !== 'fork-server') await sleep(250);
+      }
+      expect(vias.at(-1)).toBe('fork-server');
+    });
+
     it('keeps the Kubernetes service variables and the API token out of commands', async () => {
       const result = await terminal.run('env; ls /var/run/secrets/kubernetes.io 2>&1; echo done');
       expect(result.output).not.toMatch(/KUBERNETES_/);

@@ -6,6 +6,8 @@
 import { randomInt } from 'node:crypto';
 import { posix } from 'node:path';
 import type {
+  ForkServerOptions,
+  ForkServerStatus,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -33,6 +35,8 @@ import { untarInto } from './bubblewrap-copy.js';
 import { pythonBinDirs, pythonInstall } from './python-paths.js';
 import { SANDBOX_FIXED_ENV, sandboxEnv } from './sandbox-env.js';
 import { HelperBackedFiles, requireHostDirectory } from './helper-backed-files.js';
+import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';
+import { exportTree, importTree } from './tree-transfer.js';
 
 export interface BubblewrapTerminalOptions extends TerminalOptions {
   /** The bwrap binary (default `bwrap` on PATH). */
@@ -64,6 +68,8 @@ export interface BubblewrapTerminalOptions extends TerminalOptions {
   readOnlyPaths?: string[];
   /** When running as root: the uid (and gid) the sandbox runs as (default: a random one per start()). */
   uid?: number;
+  /** Allow a fork server in the jail (`startForkServer`; default true). False: every Python command starts cold. */
+  forkServer?: boolean;
 }
 
 const MiB = 1024 * 1024;
@@ -191,6 +197,7 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
       cwd: this.resolve(options.cwd ?? this.workdirPath),
     };
     if (options.input !== undefined) params.input = Buffer.from(options.input, 'utf8').toString('base64');
+    if (options.python && this.options.forkServer !== false) params.python = pythonParam(options.python);
     let response: HelperResponse;
     try {
       response = await this.requireJail().call('run', params);
@@ -212,10 +219,40 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
         timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
         maxOutputBytes: this.maxOutputBytes,
         sessions: jail.sessions,
+        ...(options.python && this.options.forkServer !== false ? { python: options.python } : {}),
       });
     } catch (error) {
       if (error instanceof HelperLostError) throw await jail.lost(error);
       throw error;
+    }
+  }
+
+  /** A new jail with the same options whose working copy is this one's, copied through both helpers. */
+  async fork(): Promise<BubblewrapTerminal> {
+    const source = this.workdir;
+    const clone = new BubblewrapTerminal(this.options);
+    await clone.start();
+    try {
+      await importTree((op, params) => clone.requireJail().call(op, params), source, exportTree((op, params) => this.requireJail().call(op, params), source));
+    } catch (error) {
+      await clone.close();
+      throw error;
+    }
+    return clone;
+  }
+
+  async startForkServer(options: ForkServerOptions = {}): Promise<ForkServerStatus> {
+    if (this.options.forkServer === false) return { ready: false, reason: 'the fork server is turned off (forkServer: false)' };
+    const params = forkStartParams({
+      python: this.python,
+      workdir: this.workdirPath,
+      groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      env: this.commandEnv('dumb', undefined),
+    });
+    try {
+      return forkServerStatus(await this.requireJail().call('fork_start', params));
+    } catch (error) {
+      return { ready: false, reason: `the fork server could not start: ${(error as Error).message}` };
     }
   }
 

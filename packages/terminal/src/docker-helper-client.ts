@@ -44,6 +44,21 @@ export class HelperOpError extends Error {
   }
 }
 
+export interface PtyOpenParams {
+  cmd: string;
+  cwd: string;
+  env: Record<string, string>;
+  rows: number;
+  cols: number;
+  /** The command is `<python> ARGS`: the fork server may start it (see fork-server.ts). */
+  python?: Record<string, unknown>;
+  /** False: when the fork server does not start it, answer `refused` instead of running `cmd`. */
+  fallback?: boolean;
+}
+
+/** An opened session (its helper answer carries `via`/`reason`), or why the fork server refused it. */
+export type PtyOpened = { sid: number; pid: number; response: HelperResponse } | { refused: string };
+
 /** Receives the output and the exit of one PTY session the helper runs. */
 export interface PtyListener {
   data(chunk: Buffer): void;
@@ -132,12 +147,16 @@ export class HelperClient {
    * PTY as controlling terminal). The listener is registered before the request goes out, so no
    * output is missed. Resolves with the pid (also the process group id).
    */
-  async openPty(params: { cmd: string; cwd: string; env: Record<string, string>; rows: number; cols: number }, listener: PtyListener): Promise<{ sid: number; pid: number }> {
+  async openPty(params: PtyOpenParams, listener: PtyListener): Promise<PtyOpened> {
     const sid = this.nextSid++;
     this.ptys.set(sid, listener);
     try {
       const response = await this.call('pty_open', { ...params, sid });
-      return { sid, pid: Number(response.pid) };
+      if (typeof response.refused === 'string') {
+        this.ptys.delete(sid);
+        return { refused: response.refused };
+      }
+      return { sid, pid: Number(response.pid), response };
     } catch (error) {
       this.ptys.delete(sid);
       throw error;

@@ -1,3 +1,5 @@
+import { FORK_CLIENT_SOURCE } from './helper-fork-source.js';
+
 /**
  * The helper program that runs inside every Docker sandbox (one long-lived process per container).
  *
@@ -56,6 +58,9 @@ def parse_run_as():
 
 
 RUN_AS = parse_run_as()
+# On this host without a sandbox (the local backend, for its fork server only): no PID 1 to stop,
+# no /etc/hosts to fix, no leftovers killed (local commands keep running until close()).
+HOST_MODE = os.environ.get("DEBUG_GYM_HELPER_HOST") == "1"
 # Only a root helper switches users; a helper that already is the sandbox user (a jail) just runs.
 SWITCH_USER = RUN_AS is not None and os.getuid() == 0 and RUN_AS[0] != 0
 LIBC = None
@@ -353,6 +358,55 @@ def op_untar_close(req):
     return {}
 
 
+TARS = {}
+TAR_CHUNK = 8 * 1024 * 1024
+
+
+def tar_from(path, writer, box):
+    # The working copy as a tar stream (what env.fork() copies into a new sandbox), read with the
+    # sandbox user's permissions, symlinks kept as symlinks.
+    import tarfile
+    try:
+        with SandboxFiles():
+            with tarfile.open(fileobj=writer, mode="w|") as archive:
+                archive.add(path, arcname=".", recursive=True)
+    except BaseException as error:
+        box.append(error)
+    finally:
+        try:
+            writer.close()
+        except OSError:
+            pass
+
+
+def op_tar_open(req):
+    r, w = os.pipe()
+    box = []
+    thread = threading.Thread(target=tar_from, args=(req["path"], os.fdopen(w, "wb"), box), daemon=True)
+    thread.start()
+    TARS[req["tid"]] = (r, thread, box)
+    return {}
+
+
+def op_tar_read(req):
+    r, thread, box = TARS[req["tid"]]
+    parts, size = [], 0
+    while size < TAR_CHUNK:
+        chunk = os.read(r, min(READ_CHUNK * 16, TAR_CHUNK - size))
+        if not chunk:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+    done = size < TAR_CHUNK
+    if done:
+        TARS.pop(req["tid"], None)
+        os.close(r)
+        thread.join()
+        if box:
+            raise box[0]
+    return {"data": b64(b"".join(parts)), "done": done}
+
+
 def op_untar(req):
     # An archive the client built from a host directory (relative names, no devices): extracted
     # with modes, mtimes, symlinks and ownership as they are in it.
@@ -442,6 +496,8 @@ def leftovers(procs):
 def reap_leftovers():
     # What a finished command left behind (background jobs, daemons, a fork loop) is killed, as
     # the bubblewrap backend does, so the next step starts clean and can fork.
+    if HOST_MODE:
+        return
     me = os.getpid()
     deadline = time.monotonic() + REAP_SECONDS
     rounds = 0
@@ -478,6 +534,34 @@ def feed_stdin(pipe, data):
             pass
 
 
+def forked_run(req, env, data):
+    """A run started by the fork server: a ForkedProcess with pipes like Popen's, or why not."""
+    reason = FORK.usable()
+    if reason is not None:
+        return reason
+    out_r, out_w = os.pipe()
+    if data is not None:
+        in_r, in_w = os.pipe()
+    else:
+        in_r, in_w = os.open(os.devnull, os.O_RDONLY), None
+    try:
+        with PROCS_LOCK:
+            proc = fork_spawn(req["python"], env, req.get("cwd") or os.getcwd(), [in_r, out_w, out_w], False)
+            if not isinstance(proc, str):
+                LIVE.add(proc.pid)
+    finally:
+        os.close(out_w)
+        os.close(in_r)
+    if isinstance(proc, str):
+        os.close(out_r)
+        if in_w is not None:
+            os.close(in_w)
+        return proc
+    proc.stdout = os.fdopen(out_r, "rb", 0)
+    proc.stdin = os.fdopen(in_w, "wb", 0) if in_w is not None else None
+    return proc
+
+
 def op_run(req):
     started = time.monotonic()
     env = dict(BASE_ENV)
@@ -485,19 +569,29 @@ def op_run(req):
     cap = int(req.get("cap", 1 << 20))
     timeout = req.get("timeout")
     data = req.get("input")
-    with PROCS_LOCK:
-        proc = subprocess.Popen(
-            [SHELL, "-c", req["cmd"]],
-            stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            cwd=req.get("cwd") or None,
-            env=env,
-            close_fds=True,
-            start_new_session=True,
-            **user_options(req.get("root"))
-        )
-        LIVE.add(proc.pid)
+    proc, via, reason = None, "cold", None
+    if req.get("python") and not req.get("root"):
+        proc = forked_run(req, env, data)
+        if isinstance(proc, str):
+            proc, reason = None, proc
+            if req.get("fallback") is False:
+                return {"refused": reason}
+        else:
+            via = "fork"
+    if proc is None:
+        with PROCS_LOCK:
+            proc = subprocess.Popen(
+                [SHELL, "-c", req["cmd"]],
+                stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                cwd=req.get("cwd") or None,
+                env=env,
+                close_fds=True,
+                start_new_session=True,
+                **user_options(req.get("root"))
+            )
+            LIVE.add(proc.pid)
     if data is not None:
         threading.Thread(target=feed_stdin, args=(proc.stdin, base64.b64decode(data)), daemon=True).start()
     fd = proc.stdout.fileno()
@@ -532,6 +626,8 @@ def op_run(req):
                         chunks.append(chunk[:room])
                         kept += room
                     dropped += len(chunk) - max(room, 0)
+            if not exited and pidfd is not None and pidfd in ready and isinstance(proc, ForkedProcess):
+                proc.settle()
             if not exited and proc.poll() is not None:
                 exited = True
                 if stop_at is None:
@@ -554,17 +650,23 @@ def op_run(req):
         with PROCS_LOCK:
             LIVE.discard(proc.pid)
         reap_leftovers()
-    return {
+    result = {
         "exit": None if (timed_out or code < 0) else code,
         "out": b64(b"".join(chunks)),
         "dropped": dropped,
         "timedOut": timed_out,
         "ms": int((time.monotonic() - started) * 1000),
     }
+    if req.get("python"):
+        result["via"] = via
+        if reason is not None:
+            result["reason"] = reason
+    return result
 
 
 SESSIONS = {}
 SESSIONS_LOCK = threading.Lock()
+${FORK_CLIENT_SOURCE}
 
 
 def start_session_child():
@@ -617,6 +719,8 @@ def pty_reader(sid, proc, master, inbox):
                 if not chunk:
                     break
                 send({"ev": "data", "sid": sid, "data": b64(chunk)})
+            if not exited and pidfd is not None and pidfd in ready and isinstance(proc, ForkedProcess):
+                proc.settle()
             if not exited and proc.poll() is not None:
                 exited = True
                 stop_at = time.monotonic() + EXIT_GRACE
@@ -642,6 +746,7 @@ def op_pty_open(req):
         argv = [SHELL, "--noprofile", "--norc", "-c", req["cmd"]]
     else:
         argv = [SHELL, "-c", req["cmd"]]
+    proc, via, reason = None, "cold", None
     master, slave = os.openpty()
     try:
         attrs = termios.tcgetattr(slave)
@@ -650,19 +755,34 @@ def op_pty_open(req):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", int(req.get("rows", 50)), int(req.get("cols", 200)), 0, 0))
         if SWITCH_USER:
             os.fchown(slave, RUN_AS[0], RUN_AS[1])
-        with PROCS_LOCK:
-            proc = subprocess.Popen(
-                argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                cwd=req.get("cwd") or None,
-                env=env,
-                close_fds=True,
-                start_new_session=True,
-                preexec_fn=start_session_child,
-            )
-            LIVE.add(proc.pid)
+        if req.get("python"):
+            reason = FORK.usable()
+            if reason is None:
+                with PROCS_LOCK:
+                    proc = fork_spawn(req["python"], env, req.get("cwd") or os.getcwd(), [slave, slave, slave], True)
+                    if not isinstance(proc, str):
+                        LIVE.add(proc.pid)
+                if isinstance(proc, str):
+                    proc, reason = None, proc
+                else:
+                    via = "fork"
+            if proc is None and req.get("fallback") is False:
+                os.close(master)
+                return {"refused": reason}
+        if proc is None:
+            with PROCS_LOCK:
+                proc = subprocess.Popen(
+                    argv,
+                    stdin=slave,
+                    stdout=slave,
+                    stderr=slave,
+                    cwd=req.get("cwd") or None,
+                    env=env,
+                    close_fds=True,
+                    start_new_session=True,
+                    preexec_fn=start_session_child,
+                )
+                LIVE.add(proc.pid)
     except BaseException:
         os.close(master)
         raise
@@ -673,7 +793,12 @@ def op_pty_open(req):
         SESSIONS[sid] = inbox
     threading.Thread(target=pty_writer, args=(master, inbox), daemon=True).start()
     threading.Thread(target=pty_reader, args=(sid, proc, master, inbox), daemon=True).start()
-    return {"pid": proc.pid}
+    answer = {"pid": proc.pid}
+    if req.get("python"):
+        answer["via"] = via
+        if reason is not None:
+            answer["reason"] = reason
+    return answer
 
 
 def op_pty_write(req):
@@ -703,8 +828,11 @@ OPS = {
     "run": op_run,
     "pty_open": op_pty_open,
     "pty_write": op_pty_write,
+    "fork_start": op_fork_start,
+    "tar_open": op_tar_open,
+    "tar_read": op_tar_read,
 }
-THREADED = {"run"}
+THREADED = {"run", "fork_start", "pty_open", "tar_read"}
 FILE_OPS = {"read", "write", "readdir", "stat", "realpath", "remove", "mkdir", "untar"}
 
 
@@ -733,6 +861,8 @@ def on_eof():
     # The owner is gone (it closed us, or died without cleaning up): stop the container. A helper
     # started over a connection that can drop and be replaced (a Kubernetes exec) only stops what
     # it runs, so the sandbox outlives the connection and a new helper can take over.
+    if HOST_MODE:
+        return
     if os.environ.get("DEBUG_GYM_HELPER_ON_EOF") == "exit":
         with PROCS_LOCK:
             for pid in list(LIVE):
@@ -794,8 +924,9 @@ def main():
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     load_libc()
     set_process_name()
-    become_subreaper()
-    ensure_localhost()
+    if not HOST_MODE:
+        become_subreaper()
+        ensure_localhost()
     setup_user()
     limit_processes()
     # Ignored (children get the default back, subprocess restores it): a command that exits without
@@ -817,7 +948,9 @@ def main():
             send({"id": None, "ok": False, "errno": "EPROTO", "error": "bad request: %s" % error})
             continue
         if req.get("op") == "exit":
-            return
+            os._exit(0)
+        if req.get("op") == "fork_start":
+            req["launch"] = FORK.begin(req)
         if req.get("op") in THREADED:
             try:
                 threading.Thread(target=handle, args=(req,), daemon=True).start()
@@ -826,6 +959,9 @@ def main():
         else:
             handle(req)
     on_eof()
+    # Leave at once: interpreter finalization could wait on a lock a request thread still holds
+    # (every answer was flushed when it was sent; the fork server dies with us).
+    os._exit(0)
 
 
 main()

@@ -2,18 +2,21 @@
 import type { RunResult } from '@debug-gym/core';
 import { NotADirectoryError, PathNotFoundError, normalizeOutput, truncationMarker } from '@debug-gym/core';
 import { HelperKilledError, HelperOpError, type HelperResponse } from './docker-helper-client.js';
+import { launchOf } from './fork-server.js';
 
 /** The helper's `run` answer as a RunResult (output decoded, normalized, truncation marked). */
 export function helperRunResult(response: HelperResponse, started: number): RunResult {
   const dropped = Number(response.dropped ?? 0);
   let text = Buffer.from(String(response.out ?? ''), 'base64').toString('utf8');
   if (dropped > 0) text += truncationMarker(dropped);
+  const launch = launchOf(response);
   return {
     exitCode: typeof response.exit === 'number' ? response.exit : null,
     output: normalizeOutput(text),
     timedOut: response.timedOut === true,
     droppedBytes: dropped,
     durationMs: Date.now() - started,
+    ...(launch ? { launch } : {}),
   };
 }
 

@@ -3,8 +3,10 @@
  * `docker exec` per session), its output and exit relayed over the helper's connection. Reading
  * follows the shared PromptSession rules, like the local PtySession.
  */
+import type { LaunchInfo, PythonLaunch } from '@debug-gym/core';
 import { PromptSession, type PromptSessionOptions } from './prompt-session.js';
 import type { HelperClient, PtyListener } from './docker-helper-client.js';
+import { launchOf, pythonParam } from './fork-server.js';
 
 /** Terminal size of session PTYs (wide, so pdb listings do not wrap). */
 export const SESSION_COLUMNS = 200;
@@ -20,6 +22,8 @@ export interface DockerSessionOptions extends PromptSessionOptions {
 
 export class DockerSession extends PromptSession implements PtyListener {
   private pidValue: number | undefined;
+  /** Which path started the program (set when it was opened with `python`). */
+  launch: LaunchInfo | undefined;
 
   constructor(private readonly options: DockerSessionOptions) {
     super(options);
@@ -77,13 +81,21 @@ export interface HelperSessionRequest {
   maxOutputBytes: number;
   /** The sandbox's open sessions: the new one is added once open and removed when it closes. */
   sessions: Set<DockerSession>;
+  /** The command is `<python> ARGS`: the fork server may start it. */
+  python?: PythonLaunch;
+  /** Sent with `python`: the parent-death signal the cold command has (the local backend's). */
+  pdeathsig?: number;
+  /** False: return null when the fork server does not start it (the caller runs its own cold path). */
+  fallback?: boolean;
 }
 
 /**
  * Open `request.command` in a PTY the helper runs (Docker and bubblewrap alike). A helper that is
  * gone surfaces as its HelperLostError; the caller maps it to the sandbox's own error.
  */
-export async function openHelperSession(helper: HelperClient, request: HelperSessionRequest): Promise<DockerSession> {
+export async function openHelperSession(helper: HelperClient, request: HelperSessionRequest & { fallback: false }): Promise<DockerSession | { refused: string }>;
+export async function openHelperSession(helper: HelperClient, request: HelperSessionRequest): Promise<DockerSession>;
+export async function openHelperSession(helper: HelperClient, request: HelperSessionRequest): Promise<DockerSession | { refused: string }> {
   let sid = 0;
   const session = new DockerSession({
     prompt: request.prompt,
@@ -97,8 +109,20 @@ export async function openHelperSession(helper: HelperClient, request: HelperSes
     },
     onClosed: (closed) => request.sessions.delete(closed),
   });
-  const opened = await helper.openPty({ cmd: request.command, cwd: request.cwd, env: request.env, rows: SESSION_ROWS, cols: SESSION_COLUMNS }, session);
+  const opened = await helper.openPty(
+    {
+      cmd: request.command,
+      cwd: request.cwd,
+      env: request.env,
+      rows: SESSION_ROWS,
+      cols: SESSION_COLUMNS,
+      ...(request.python ? { python: pythonParam(request.python, request.pdeathsig), ...(request.fallback === false ? { fallback: false } : {}) } : {}),
+    },
+    session,
+  );
+  if ('refused' in opened) return opened;
   sid = opened.sid;
+  session.launch = launchOf(opened.response);
   session.attach(opened.pid);
   request.sessions.add(session);
   return session;

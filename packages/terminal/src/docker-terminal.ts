@@ -6,6 +6,8 @@
 import { posix } from 'node:path';
 import type Docker from 'dockerode';
 import type {
+  ForkServerOptions,
+  ForkServerStatus,
   RunOptions,
   RunResult,
   SessionOptions,
@@ -23,6 +25,8 @@ import { helperRunResult, runFailure } from './docker-run-result.js';
 import { archiveBytes, packDirectory } from './docker-tar.js';
 import { SANDBOX_FIXED_ENV } from './sandbox-env.js';
 import { HelperBackedFiles, requireHostDirectory } from './helper-backed-files.js';
+import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';
+import { exportTree, importTree } from './tree-transfer.js';
 
 export interface DockerTerminalOptions extends TerminalOptions {
   /**
@@ -80,6 +84,11 @@ export interface DockerTerminalOptions extends TerminalOptions {
   docker?: DockerConnection;
   /** Run a tiny init (`docker run --init`) as PID 1 to reap zombies (default true; falls back when the engine has none). */
   init?: boolean;
+  /**
+   * Allow a fork server in the container (`startForkServer`; default true). False: every Python
+   * command starts cold, whatever the caller asks.
+   */
+  forkServer?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
@@ -178,6 +187,7 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
     };
     if (root) params.root = true;
     if (options.input !== undefined) params.input = Buffer.from(options.input, 'utf8').toString('base64');
+    if (options.python && this.options.forkServer !== false) params.python = pythonParam(options.python);
     let response: HelperResponse;
     try {
       response = await this.requireSandbox().call('run', params, { retry: false });
@@ -200,10 +210,44 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
         timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
         maxOutputBytes: this.maxOutputBytes,
         sessions: sandbox.sessions,
+        ...(options.python && this.options.forkServer !== false ? { python: options.python } : {}),
       });
     } catch (error) {
       if (error instanceof HelperLostError) await sandbox.checkAlive(error);
       throw error;
+    }
+  }
+
+  /** A new container of the same image and options whose working copy is this one's, copied through both helpers. */
+  async fork(): Promise<DockerTerminal> {
+    const source = this.workdir;
+    const clone = new DockerTerminal(this.options);
+    await clone.start();
+    try {
+      await clone.fileCall('remove', source, { keepRoot: true });
+      const call = (op: string, params: Record<string, unknown>): Promise<HelperResponse> => this.requireSandbox().call(op, params, { retry: false });
+      await importTree((op, params) => clone.requireSandbox().call(op, params, { retry: false }), source, exportTree(call, source));
+    } catch (error) {
+      await clone.close();
+      throw error;
+    }
+    return clone;
+  }
+
+  async startForkServer(options: ForkServerOptions = {}): Promise<ForkServerStatus> {
+    if (this.options.forkServer === false) return { ready: false, reason: 'the fork server is turned off (forkServer: false)' };
+    const sandbox = this.requireSandbox();
+    const params = forkStartParams({
+      python: this.python,
+      workdir: this.workdirPath,
+      groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      env: { ...SANDBOX_FIXED_ENV, TERM: 'dumb', ...this.env },
+    });
+    sandbox.forkStart = params;
+    try {
+      return forkServerStatus(await sandbox.call('fork_start', params, { retry: false }));
+    } catch (error) {
+      return { ready: false, reason: `the fork server could not start: ${(error as Error).message}` };
     }
   }
 

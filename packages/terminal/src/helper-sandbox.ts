@@ -23,6 +23,8 @@ export abstract class HelperSandbox {
   private deadReason: string | undefined;
   private closedFlag = false;
   private nextUntar = 1;
+  /** The fork server's start request, sent again to a helper that replaces a killed one. */
+  forkStart: Record<string, unknown> | undefined;
 
   /** The terminal kind, for TerminalNotStartedError. */
   protected abstract readonly kind: string;
@@ -204,6 +206,7 @@ export abstract class HelperSandbox {
       throw new TerminalNotStartedError(this.kind);
     }
     this.helper = client;
+    if (this.forkStart) client.call('fork_start', this.forkStart).catch(() => undefined);
     return client;
   }
 }

@@ -21,3 +21,4 @@ export { type PackOptions, type TarOwner, archiveBytes, packDirectory } from './
 export { SANDBOX_FIXED_ENV } from './sandbox-env.js';
 export { processStartTime } from './docker-engine.js';
 export { type SandboxUser, DEFAULT_LIMITS } from './docker-limits.js';
+export { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';

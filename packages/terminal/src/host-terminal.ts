@@ -186,12 +186,12 @@ export abstract class HostTerminal implements Terminal {
     return this.current;
   }
 
-  private env(term: 'dumb' | 'xterm', extra: Record<string, string> | undefined): Record<string, string> {
+  protected env(term: 'dumb' | 'xterm', extra: Record<string, string> | undefined): Record<string, string> {
     return sandboxEnv({ home: this.home(), term, pathFirst: this.pathFirst, overrides: [this.options.env, extra] });
   }
 
   /** The command's directory, checked up front so a typo is a typed error, not a shell message. */
-  private async checkedCwd(cwd: string | undefined): Promise<string> {
+  protected async checkedCwd(cwd: string | undefined): Promise<string> {
     const { workdir, files } = this.require();
     if (cwd === undefined) return workdir;
     const kind = await files.directoryKind(cwd);

@@ -15,3 +15,4 @@ export {
 export { type GcOptions, type GcReport, type KubernetesGcTarget, type Reclaimed, type ReclaimedKind, gc, sweepStaleLeases } from './gc.js';
 export { importOptionalPackage } from './optional-package.js';
 export { Lease, type LeaseRecord, leaseDirectory } from './leases.js';
+export { PooledTerminal, SandboxPool, type SandboxPoolOptions, createSandboxPool } from './sandbox-pool.js';

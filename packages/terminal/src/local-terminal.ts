@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import type { TerminalOptions } from '@debug-gym/core';
+import type { ForkServerOptions, ForkServerStatus, RunOptions, RunResult, SessionOptions, TerminalOptions, TerminalSession } from '@debug-gym/core';
+import type { HelperResponse } from './docker-helper-client.js';
+import { helperRunResult } from './docker-run-result.js';
+import { type DockerSession, openHelperSession } from './docker-session.js';
+import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';
 import { HostFiles } from './host-files.js';
 import { HostTerminal, type LaunchRequest } from './host-terminal.js';
+import { LocalForkHelper } from './local-fork-helper.js';
 import { dieWithParent } from './parent-death.js';
 import { HostPathResolver } from './path-resolver.js';
-import { pythonBinDirs, pythonInstall } from './python-paths.js';
+import { type PythonInstall, pythonBinDirs, pythonInstall } from './python-paths.js';
 import type { ProcessSpec } from './run-process.js';
 import { defaultShell, shellArgv } from './shell-launch.js';
 import { TERMINAL_ID_VARIABLE, killMarkedProcesses } from './stray-processes.js';
@@ -13,7 +20,12 @@ import { TERMINAL_ID_VARIABLE, killMarkedProcesses } from './stray-processes.js'
 export interface LocalTerminalOptions extends TerminalOptions {
   /** Shell that runs commands (default `/bin/bash`, else `/bin/sh`). */
   shell?: string;
+  /** Allow a fork server (`startForkServer`; default true). False: every Python command starts cold. */
+  forkServer?: boolean;
 }
+
+/** What a local command gets from Node when its direct child dies with it (setpriv --pdeathsig KILL). */
+const PDEATHSIG_KILL = 9;
 
 /**
  * No sandbox: commands run as this user in a fresh temp directory, with a scrubbed environment.
@@ -22,17 +34,132 @@ export interface LocalTerminalOptions extends TerminalOptions {
 export class LocalTerminal extends HostTerminal {
   readonly kind = 'local';
   private readonly shell: string;
+  private readonly forkAllowed: boolean;
+  private readonly localOptions: LocalTerminalOptions;
   private id = '';
+  private install: PythonInstall | undefined;
+  /** The helper in front of this sandbox's fork server (set by startForkServer). */
+  private forkHelper: Promise<LocalForkHelper> | undefined;
+  private readonly helperSessions = new Set<DockerSession>();
 
   constructor(options: LocalTerminalOptions = {}) {
     super(options);
+    this.localOptions = options;
     this.shell = options.shell ?? defaultShell();
+    this.forkAllowed = options.forkServer !== false;
+  }
+
+  /** A new temp working copy with the same options, a copy of this one (copy-on-write where the file system can). */
+  async fork(): Promise<LocalTerminal> {
+    const source = this.workdir;
+    const clone = new LocalTerminal(this.localOptions);
+    await clone.start();
+    try {
+      await cp(source, clone.workdir, { recursive: true, verbatimSymlinks: true, force: true, preserveTimestamps: true, mode: constants.COPYFILE_FICLONE });
+    } catch (error) {
+      await clone.close();
+      throw error;
+    }
+    return clone;
+  }
+
+  async startForkServer(options: ForkServerOptions = {}): Promise<ForkServerStatus> {
+    if (!this.forkAllowed) return { ready: false, reason: 'the fork server is turned off (forkServer: false)' };
+    const workdir = this.workdir;
+    const env = this.commandEnv('dumb', undefined);
+    const params = forkStartParams({
+      python: this.python,
+      workdir,
+      groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      env,
+      wrap: (command) => shellArgv(this.shell, { cwd: workdir, command }),
+    });
+    let started: Promise<HelperResponse> | undefined;
+    // Resolves once fork_start is on its way: a run sent after it waits for the server.
+    this.forkHelper ??= LocalForkHelper.start({ python: this.install?.executable ?? this.python, env }).then((helper) => {
+      if (helper.pid !== undefined) this.lease?.addGroup(helper.pid);
+      started = helper.client.call('fork_start', params);
+      return helper;
+    });
+    try {
+      const helper = await this.forkHelper;
+      return forkServerStatus(await (started ?? helper.client.call('fork_start', params)));
+    } catch (error) {
+      return { ready: false, reason: `the fork server could not start: ${(error as Error).message}` };
+    }
+  }
+
+  override async run(command: string, options: RunOptions = {}): Promise<RunResult> {
+    const launch = options.python;
+    if (!launch || !this.forkAllowed) return super.run(command, options);
+    const cold = async (reason: string): Promise<RunResult> => ({ ...(await super.run(command, options)), launch: { via: 'cold', reason } });
+    const helper = await this.liveForkHelper();
+    if (typeof helper === 'string') return cold(helper);
+    const cwd = await this.checkedCwd(options.cwd);
+    const started = Date.now();
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    let response;
+    try {
+      response = await helper.client.call('run', {
+      cmd: command,
+      timeout: timeoutMs > 0 ? timeoutMs / 1000 : null,
+      cap: this.maxOutputBytes,
+      env: this.commandEnv('dumb', options.env),
+      cwd,
+      python: pythonParam(launch, PDEATHSIG_KILL),
+      fallback: false,
+        ...(options.input === undefined ? {} : { input: Buffer.from(options.input, 'utf8').toString('base64') }),
+      });
+    } catch (error) {
+      return cold(`the fork server's helper failed: ${(error as Error).message}`);
+    }
+    if (typeof response.refused === 'string') return cold(response.refused);
+    return helperRunResult(response, started);
+  }
+
+  override async openSession(command: string, options: SessionOptions): Promise<TerminalSession> {
+    const launch = options.python;
+    if (!launch || !this.forkAllowed) return super.openSession(command, options);
+    const cold = async (reason: string): Promise<TerminalSession> => Object.assign(await super.openSession(command, options), { launch: { via: 'cold' as const, reason } });
+    const helper = await this.liveForkHelper();
+    if (typeof helper === 'string') return cold(helper);
+    const cwd = await this.checkedCwd(options.cwd);
+    let opened;
+    try {
+      opened = await openHelperSession(helper.client, {
+      command,
+      cwd,
+      env: this.commandEnv('xterm', options.env),
+      prompt: options.prompt,
+      timeoutMs: options.timeoutMs ?? this.defaultTimeoutMs,
+      maxOutputBytes: this.maxOutputBytes,
+      sessions: this.helperSessions,
+      python: launch,
+        pdeathsig: PDEATHSIG_KILL,
+        fallback: false,
+      });
+    } catch (error) {
+      return cold(`the fork server's helper failed: ${(error as Error).message}`);
+    }
+    return 'refused' in opened ? cold(opened.refused) : opened;
+  }
+
+  /** The fork server's helper, or why there is none. */
+  private async liveForkHelper(): Promise<LocalForkHelper | string> {
+    if (!this.forkHelper) return 'the fork server was not started';
+    try {
+      const helper = await this.forkHelper;
+      return helper.client.lost ? "the fork server's helper exited" : helper;
+    } catch (error) {
+      return `the fork server could not start: ${(error as Error).message}`;
+    }
   }
 
   protected async prepare(workdir: string): Promise<HostFiles> {
     this.id = randomBytes(8).toString('hex');
     this.lease?.markProcesses(TERMINAL_ID_VARIABLE, this.id);
-    this.pathFirst = pythonBinDirs(await pythonInstall(this.python));
+    this.install = await pythonInstall(this.python);
+    this.pathFirst = pythonBinDirs(this.install);
     return new HostFiles(new HostPathResolver(workdir));
   }
 
@@ -46,6 +173,15 @@ export class LocalTerminal extends HostTerminal {
   }
 
   protected async teardown(): Promise<void> {
+    const helper = this.forkHelper;
+    this.forkHelper = undefined;
+    await Promise.all([...this.helperSessions].map((session) => session.close()));
+    if (helper) await (await helper.catch(() => undefined))?.close();
     await killMarkedProcesses(this.id);
+  }
+
+  /** The environment of a command of this sandbox, marker included (what `launch` gives the cold path). */
+  private commandEnv(term: 'dumb' | 'xterm', extra: Record<string, string> | undefined): Record<string, string> {
+    return { ...this.env(term, extra), [TERMINAL_ID_VARIABLE]: this.id };
   }
 }

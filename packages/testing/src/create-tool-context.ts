@@ -43,6 +43,8 @@ export interface TestContextOptions {
 
 /** A real ToolContext over a temporary working copy, plus what a test wants to look at afterwards. */
 export interface TestToolContext extends ToolContext, AsyncDisposable {
+  /** Core's real breakpoint store: besides what a tool sees, a test can `add` and `remove` breakpoints. */
+  readonly breakpoints: BreakpointStore;
   /** The host folder the files were written to (copied into the terminal's working copy). */
   readonly repository: string;
   /** Rewrite events the tool announced with `context.emit()`, in order. */
@@ -96,6 +98,8 @@ export async function createToolContext(options: TestContextOptions = {}): Promi
     python: terminal.python,
     runTimeoutMs: (options.runTimeout ?? 20) * 1000,
     maxOutputChars: options.maxOutputChars ?? 40_000,
+    // No fork server is started here: every Python a tool starts runs cold, as the env's would with forkServer: false.
+    forkServer: false,
   };
   const state: EnvState = { stepCount: 0, rewriteCount: 0, lastEval: null, score: 0, maxScore: null };
   const breakpoints = new BreakpointStore();

@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
-import { defaultDebugEntrypoint } from '@debug-gym/plugin-kit';
+import { defaultDebugEntrypoint, splitShellWords } from '@debug-gym/plugin-kit';
+import type { PythonLaunch } from '@debug-gym/spec';
 import { HELPER_SOURCE } from './helper-source.generated.js';
 
 let encoded: string | undefined;
@@ -32,7 +33,14 @@ export function bootstrapProgram(autoList: boolean): string {
 
 const PDB_MODULE = /(^|\s)-m\s+pdb(?=\s|$)/;
 
-export type HelperCommand = { ok: true; command: string } | { ok: false; reason: string };
+export type HelperCommand =
+  | {
+      ok: true;
+      command: string;
+      /** The same command as a python launch a fork server may start (pytest under pdb, plain arguments only). */
+      python?: PythonLaunch;
+    }
+  | { ok: false; reason: string };
 
 /**
  * Turn a debug entrypoint (`python -m pdb -m pytest -sq .`, `python -m pdb app.py`, or a plain
@@ -53,5 +61,10 @@ export function helperCommand(entrypoint: string, python: string, autoList: bool
   const start = match.index + (match[1] ?? '').length;
   const before = debug.slice(0, start);
   const after = debug.slice(match.index + match[0].length);
-  return { ok: true, command: `${before}-c "${bootstrapProgram(autoList)}"${after}` };
+  const program = bootstrapProgram(autoList);
+  const command = `${before}-c "${program}"${after}`;
+  // Only `<python> -m pdb -m pytest …` forks: the server preloads what that program imports first.
+  const words = before === `${python} ` ? splitShellWords(after) : null;
+  if (!words || words[0] !== '-m' || words[1] !== 'pytest') return { ok: true, command };
+  return { ok: true, command, python: { args: ['-c', program, ...words], uses: ['pytest', 'pdb'] } };
 }

@@ -1,4 +1,4 @@
-import { SessionClosedError, type SessionReadResult, type Terminal, type TerminalSession } from '@debug-gym/spec';
+import { SessionClosedError, type LaunchInfo, type PythonLaunch, type SessionReadResult, type Terminal, type TerminalSession } from '@debug-gym/spec';
 import { CONTROL_PREFIX, NONCE_ENV, newNonce, parseOutput, type ParsedOutput, type PdbState, stateClose } from './protocol.js';
 
 /** One exchange with pdb: what it printed, and its state at the prompt that ended the read. */
@@ -18,6 +18,8 @@ export interface OpenOptions {
   timeoutMs: number;
   /** The working copy as the workspace names it (pdb may see it under its real path). */
   workdir: string;
+  /** The command as a python launch the terminal's fork server may start. */
+  python?: PythonLaunch;
 }
 
 /** Environment of the pdb process: no readline escapes, no colours, no stray `.pyc` files. */
@@ -39,6 +41,8 @@ export class PdbSession {
   loaded: readonly string[] = [];
   /** `seq` of the latest state: a state that is not newer was replayed by the program, not a prompt. */
   private lastSeq = 0;
+  /** Every line sent to the process since it started (what `env.fork()` replays to reach the same point). */
+  readonly history: string[] = [];
 
   private constructor(
     readonly entrypoint: string,
@@ -54,7 +58,12 @@ export class PdbSession {
     // The nonce is in the session's environment only: the driver removes it before the program runs.
     const nonce = newNonce();
     const env = { ...SESSION_ENV, [NONCE_ENV]: nonce };
-    const raw = await terminal.openSession(options.command, { prompt: stateClose(nonce), timeoutMs: options.timeoutMs, env });
+    const raw = await terminal.openSession(options.command, {
+      prompt: stateClose(nonce),
+      timeoutMs: options.timeoutMs,
+      env,
+      ...(options.python ? { python: options.python } : {}),
+    });
     const session = new PdbSession(options.entrypoint, raw, options.workdir);
     // pdb stops before the program's first line, so start-up is imports only; a short command
     // time limit must not make a slow sandbox look like a broken entrypoint.
@@ -64,8 +73,22 @@ export class PdbSession {
     return session;
   }
 
+  /** How the process was started (forked or cold), when the terminal was asked to fork it. */
+  get launch(): LaunchInfo | undefined {
+    return this.session.launch;
+  }
+
   get alive(): boolean {
     return this.started && !this.session.closed;
+  }
+
+  /** The current frame as `relative/path.py:line` (relative to the working copy), or null. */
+  get position(): string | null {
+    const frame = this.state?.frame;
+    if (!frame) return null;
+    const file = this.fromPdbPath(frame.file);
+    const relative = file.startsWith(`${this.workdir}/`) ? file.slice(this.workdir.length + 1) : file;
+    return `${relative}:${frame.line}`;
   }
 
   /** A path as pdb reports it → the same path under the workspace's name for the working copy. */
@@ -83,6 +106,7 @@ export class PdbSession {
     let exchange: Exchange | null = null;
     for (const line of lines) {
       if (this.session.closed) throw new SessionClosedError('the pdb process is not running');
+      this.history.push(line);
       const next = await this.complete(await this.exchange(this.session.send(line, { timeoutMs }), timeoutMs), timeoutMs);
       exchange = exchange ? { ...next, text: exchange.text + next.text } : next;
       if (!next.state) break;
@@ -97,6 +121,7 @@ export class PdbSession {
   private async complete(exchange: Exchange, timeoutMs: number): Promise<Exchange> {
     // No prompt reached: the read timed out or the process ended.
     if (exchange.state || exchange.timedOut || exchange.exited) return exchange;
+    this.history.push(`${CONTROL_PREFIX}state`);
     const again = await this.exchange(this.session.send(`${CONTROL_PREFIX}state`, { timeoutMs }), timeoutMs);
     return { ...again, text: exchange.text + again.text };
   }

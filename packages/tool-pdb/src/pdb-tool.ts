@@ -18,6 +18,14 @@ export interface PdbToolOptions {
   warmStandby?: StandbyPolicy | boolean;
 }
 
+/** What `env.fork()` carries to the forked env's pdb tool. */
+export interface PdbSnapshot {
+  entrypoint: string | null;
+  starts: number;
+  /** The live session: its entrypoint, every line it was sent since it started, and where it stopped. */
+  session: { entrypoint: string; lines: string[]; position: string | null } | null;
+}
+
 export const EMPTY_COMMAND_TEXT = 'Failure calling pdb:\nEmpty commands are not allowed.';
 export const ENTRYPOINT_REQUIRED_TEXT = 'Failure calling pdb:\nAn entrypoint must be provided when using the pdb tool.';
 
@@ -87,6 +95,22 @@ export class PdbTool implements ToolInstance {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  snapshot(): PdbSnapshot {
+    const active = this.pool.active;
+    return {
+      entrypoint: this.entrypoint,
+      starts: this.pool.startCount,
+      session: active?.alive ? { entrypoint: active.entrypoint, lines: [...active.history], position: active.position } : null,
+    };
+  }
+
+  async restore(snapshot: unknown, context: ToolContext): Promise<string | void> {
+    const state = snapshot as PdbSnapshot;
+    this.entrypoint = state.entrypoint;
+    if (!state.session) return;
+    return this.pool.replay(context, state.session.entrypoint, state.session.lines, state.starts, state.session.position);
   }
 
   /** A fresh session for the current entrypoint (after a rewrite, a crash, a hang). */

@@ -56,6 +56,7 @@ export class SessionPool {
       return { ok: false, output: opened.startupText };
     }
     this.active = opened;
+    if (opened.launch) context.recordLaunch?.('pdb', opened.launch);
     let text = `Starting pdb session with entrypoint: ${entrypoint}\n${opened.startupText}`;
     if (this.options.persistentBreakpoints) text += await this.restore(context, opened);
     else context.breakpoints.clear();
@@ -71,6 +72,37 @@ export class SessionPool {
     this.dropStandby();
     const launched = this.launch(context, entrypoint).catch((error: unknown) => String(error));
     this.standby = { entrypoint, launched };
+  }
+
+  /** Sessions started since the last reset (the standby policy counts them). */
+  get startCount(): number {
+    return this.starts;
+  }
+
+  /**
+   * For a forked env: a new session for `entrypoint`, sent `lines` (what the original session was sent
+   * since it started, breakpoint restores included) to reach the same point. Returns a note when it
+   * could not, or stopped somewhere else than `position` (a program that does not run the same way
+   * twice); the session is kept either way when it runs.
+   */
+  async replay(context: ToolContext, entrypoint: string, lines: readonly string[], starts: number, position: string | null): Promise<string | void> {
+    this.retireActive();
+    this.starts = starts;
+    const opened = await this.open(context, entrypoint);
+    if (typeof opened === 'string' || !opened.started) {
+      if (typeof opened !== 'string') this.retire(opened);
+      return `pdb could not be started again in the forked env: ${typeof opened === 'string' ? opened : opened.startupText}`;
+    }
+    this.active = opened;
+    for (const [index, line] of lines.entries()) {
+      const exchange = await opened.send([line], context.settings.runTimeoutMs);
+      if (!exchange.state) {
+        return `pdb's replay in the forked env stopped at line ${index + 1} of ${lines.length} (\`${line}\`): ${exchange.timedOut ? 'it timed out' : 'the process exited'}.`;
+      }
+    }
+    if (opened.state) this.syncStore(context, opened, opened.state);
+    if (this.options.warmStandby === 'eager' || (this.options.warmStandby === 'after-restart' && this.starts > 1)) this.spawnStandby(context, entrypoint);
+    if (opened.position !== position) return `pdb's replay in the forked env stopped at ${opened.position ?? 'no frame'}, not at ${position ?? 'no frame'} as the original (the program does not run the same way twice).`;
   }
 
   /** Stop the active session (in the background). */
@@ -145,6 +177,7 @@ export class SessionPool {
       command: built.command,
       timeoutMs: context.settings.runTimeoutMs,
       workdir: context.terminal.workdir,
+      ...(built.python && context.settings.forkServer !== false ? { python: built.python } : {}),
     });
   }
 

@@ -82,7 +82,10 @@ class DebugGymEnv(_Base):  # type: ignore[misc, valid-type]
         **options: Any,
     ) -> None:
         self.base_url = base_url
+        self._token = token
+        self._timeout = timeout
         self._http = HttpJson(base_url, token if token is not None else os.environ.get("DEBUG_GYM_SERVER_TOKEN"), timeout)
+        self._reward_spec = reward
         self._reward = reward_fn(reward)
         self._lean = lean
         self._step_timeout = step_timeout
@@ -92,6 +95,8 @@ class DebugGymEnv(_Base):  # type: ignore[misc, valid-type]
         self._info: dict[str, Any] | None = None
         self._server: LocalServer | None = None
         self._open = False
+        #: Set on an env ``fork()`` returned: what the server could not reproduce (usually empty).
+        self.fork_warnings: list[str] = []
 
     @classmethod
     def local(cls, server_args: Sequence[str] = (), *, command: Sequence[str] | None = None, **kwargs: Any) -> "DebugGymEnv":
@@ -136,6 +141,29 @@ class DebugGymEnv(_Base):  # type: ignore[misc, valid-type]
         before, info = self._info, self._info_of(payload)
         self._observation, self._info = observation, info
         return observation, self._reward(before, info), bool(info["terminated"] and not info["truncated"]), bool(info["truncated"]), dict(info)
+
+    def fork(self, *, session_id: str | None = None) -> "DebugGymEnv":
+        """
+        Branch the episode: a new env (a new session on the same server) in this env's state — working
+        copy, breakpoints, counters, last eval, a pdb session at the same point — independent from then
+        on (tree search, best-of-n, GRPO). It has this env's reward, lean and step-timeout settings and
+        its observation; ``fork_warnings`` lists what could not be reproduced. Close it on its own; a
+        fork of a ``local()`` env lives as long as that env's server.
+        """
+        if self._observation is None or self._info is None:
+            raise DebugGymError("fork() before reset(): call reset() first.", code="DG_ENV_NOT_READY")
+        clone = DebugGymEnv(self.base_url, self._token, reward=self._reward_spec, lean=self._lean, timeout=self._timeout, step_timeout=self._step_timeout, session_id=session_id, **self._options)
+        body = {"new_session_id": clone.session_id, "request_id": uuid.uuid4().hex}
+        try:
+            payload = self._http.request("POST", "/fork", body, {"X-Session-Id": self.session_id})
+        except BaseException:
+            clone._http.close()
+            raise
+        clone._open = True
+        clone._observation = dict(payload["observation"])
+        clone._info = clone._info_of(payload)
+        clone.fork_warnings = list(payload.get("warnings", []))
+        return clone
 
     def state(self) -> dict[str, Any]:
         """The session on the server: episode, step count, score, sandbox, whether a request runs."""

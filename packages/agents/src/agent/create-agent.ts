@@ -117,6 +117,7 @@ export function createAgent(name: AgentName, options: AgentOptions): DebugAgent 
         const assistant: ChatMessage = { role: 'assistant', content: answer.content, ...(answer.reasoning ? { reasoning: answer.reasoning } : {}), ...(call ? { toolCalls: [call] } : {}) };
         let observation: TrajectoryStep['observation'];
         let reply: ChatMessage;
+        let launches: EnvInfo['launches'] = [];
         const envStart = Date.now();
         if (!call) {
           observation = { source: 'agent', text: noToolCallNote(answer.notes, names) };
@@ -126,6 +127,7 @@ export function createAgent(name: AgentName, options: AgentOptions): DebugAgent 
           reply = { role: 'tool', toolCallId: call.id, name: call.name, content: observation.text };
         } else {
           info = await env.step(toEnvToolCall(call));
+          launches = info.launches ?? [];
           const seen = info.stepObservation;
           const notes = (answer.notes ?? []).map((note) => `\n\n(${note})`).join('');
           observation = { source: seen.source, text: seen.observation + notes, ...(seen.raw !== undefined && seen.raw !== seen.observation ? { raw: seen.raw } : {}) };
@@ -143,6 +145,7 @@ export function createAgent(name: AgentName, options: AgentOptions): DebugAgent 
           costUsd: answer.costUsd ?? null,
           timing: { startedAt: new Date(stepStart).toISOString(), modelMs, envMs: Date.now() - envStart },
           state: { score: after.score, maxScore: after.maxScore, resolved: after.resolved, terminated: after.terminated, rewriteCount: after.rewriteCount, breakpoints: after.currentBreakpoints },
+          ...(launches.length ? { launches } : {}),
         };
         recorder.step(step);
         await runOptions.onStep?.(step, after);

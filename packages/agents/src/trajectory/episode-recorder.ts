@@ -54,6 +54,7 @@ export class EpisodeRecorder {
       maxScore: info.maxScore,
       resolved: info.resolved,
       timing: { startedAt: new Date(startedAt).toISOString(), envMs: Date.now() - startedAt },
+      ...(info.launches?.length ? { launches: info.launches } : {}),
     };
   }
 

@@ -1,4 +1,4 @@
-import { type Observation, type ToolCall, type ToolSchema } from '@debug-gym/spec';
+import type { Observation, ProcessLaunch, ToolCall, ToolSchema } from '@debug-gym/spec';
 import type { ChatMessage, ModelToolCall, TokenUsage } from '../llm/types.js';
 
 /** The format tag of trajectories this package writes. A new major shape gets `/v2` beside it. */
@@ -72,6 +72,8 @@ export interface TrajectoryStep {
   timing: { startedAt: string; modelMs: number; envMs: number };
   /** Env state after the step. */
   state: { score: number; maxScore: number | null; resolved: boolean; terminated: boolean; rewriteCount: number; breakpoints: string };
+  /** Python processes the step started (test runs, pdb sessions): forked by the fork server or cold, and why. */
+  launches?: ProcessLaunch[];
 }
 
 export interface TrajectoryReset {
@@ -82,6 +84,8 @@ export interface TrajectoryReset {
   maxScore: number | null;
   resolved: boolean;
   timing: { startedAt: string; envMs: number };
+  /** Python processes the reset started (the first test run, pdb): forked or cold. */
+  launches?: ProcessLaunch[];
 }
 
 /**

@@ -23,6 +23,8 @@ export const envSchema = z.strictObject({
   terminate_on_resolved: z.boolean().optional(),
   eval_on_reset: z.boolean().optional(),
   dir_tree_depth: positiveInt.optional(),
+  /** Fork test runs and pdb starts from a warm interpreter in the sandbox (default true). */
+  fork_server: z.boolean().optional(),
 });
 
 /** `terminal:` — the sandbox (createTerminal's options, snake_case). */
@@ -32,6 +34,8 @@ export const terminalSchema = z.strictObject({
   env: z.record(z.string(), z.string()).optional(),
   max_output_bytes: positiveInt.optional(),
   default_timeout_seconds: nonNegative.optional(),
+  /** Sandboxes kept started (fork server warm) for the next episodes: resets take one instead of starting one. Default 0. */
+  pool_size: z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be at least 0').optional(),
   // local
   shell: z.string().optional(),
   // bubblewrap

@@ -16,6 +16,7 @@ import { stepBlock, stepLine } from './step-log.js';
 import { createTaskAgent, type CreateTaskAgentOptions } from './task-agent.js';
 import { customTask } from './task-env.js';
 import { runTasks } from './task-runner.js';
+import { TerminalPools } from './terminal-pools.js';
 
 export interface RunIo {
   stdin: NodeJS.ReadableStream;
@@ -136,6 +137,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
     storedConfig: redactSecrets(config as unknown as Record<string, unknown>),
     freshGrading: options.freshGrading ?? config.fresh_grading ?? dataset !== null,
     timeoutRetries: config.timeout_retries ?? 1,
+    ...(config.terminal.pool_size ? { pools: new TerminalPools(config.terminal.pool_size) } : {}),
   };
   let outcome;
   try {
@@ -157,6 +159,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
     options.signal?.removeEventListener('abort', stopRun);
     pauser?.close();
     await agent.close();
+    await setup.pools?.close();
   }
   const summaries = outcome.records.map(taskSummary);
   const partialReasons: string[] = [];

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { finalChange, gradeInFreshSandbox, type FreshGrading } from './fresh-grading.js';
 import { rerunWhileTimedOut, resolvedBy } from './rerun-timed-out.js';
 import { envOptions, terminalConfig, toolSpecs } from './task-env.js';
+import type { TerminalPools } from './terminal-pools.js';
 
 export type ConcreteTerminalType = Exclude<TerminalType, 'auto'>;
 
@@ -37,6 +38,8 @@ export interface EpisodeSetup {
   freshGrading?: boolean;
   /** Re-run a final evaluation that timed out this many times before scoring it (default 1). */
   timeoutRetries?: number;
+  /** Warm sandboxes for the episodes (`terminal.pool_size`); absent: every episode starts its own. */
+  pools?: TerminalPools;
 }
 
 /** An episode result with the fresh grading that replaced its score. */
@@ -57,7 +60,7 @@ export async function runEpisode(setup: EpisodeSetup, task: BenchmarkTask, optio
   if (terminalType === 'docker' && task.docker?.dockerfile && !task.docker.image && !config.terminal.image && !process.env.DEBUG_GYM_DOCKER_IMAGE) {
     (terminalOptions as { image?: string }).image = await ensureImage(task.docker.dockerfile);
   }
-  const terminal = await createTerminal(terminalOptions);
+  const terminal = setup.pools ? await setup.pools.terminal(terminalOptions) : await createTerminal(terminalOptions);
   const tools = toolSpecs({ ...config, tools: envToolEntries(config, agent) }, agent.tools);
   const envOpts = envOptions(config, task, tools, setup.pluginsFrom);
   const env = new RepoEnv({ ...envOpts, terminal });

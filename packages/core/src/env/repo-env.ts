@@ -11,7 +11,10 @@ import {
   type EvalProcedure,
   type EvalResult,
   type HiddenToolsChange,
+  type LaunchInfo,
   type Observation,
+  type ProcessLaunch,
+  type PythonLaunch,
   type RawRun,
   type RewriteEvent,
   type Scorer,
@@ -22,7 +25,7 @@ import {
   type ToolSchema,
 } from '@debug-gym/spec';
 
-import { defaultDebugEntrypoint, formatTree, normalizeEntrypoint, pytestScorer, truncateMiddle, validateArguments } from '@debug-gym/plugin-kit';
+import { defaultDebugEntrypoint, formatTree, normalizeEntrypoint, pytestScorer, splitShellWords, truncateMiddle, validateArguments } from '@debug-gym/plugin-kit';
 import { normalizeOutput } from '../text/index.js';
 import { Workspace } from '../workspace/index.js';
 import { BreakpointStore } from './breakpoints.js';
@@ -75,6 +78,13 @@ export interface RepoEnvOptions {
   guardedScoring?: boolean;
   /** Run the entrypoint during reset. Default true. */
   evalOnReset?: boolean;
+  /**
+   * Start a fork server in the sandbox at reset (when the terminal has one and the entrypoint runs
+   * pytest), so test runs and pdb starts fork a warm interpreter instead of importing pytest again.
+   * Same output, exit code and score as the cold command; `info.launches` says which path ran.
+   * Default true; false runs every command cold.
+   */
+  forkServer?: boolean;
   /** Depth of `info.dirTree`. Default 1. */
   dirTreeDepth?: number;
   /** `info.dirTree` lists at most this many entries (the rest is summarized in one line). Default 200. */
@@ -124,6 +134,12 @@ export class RepoEnv implements AsyncDisposable {
   /** Names of the tools the agent cannot see (`setHiddenTools`): they neither run nor speak. */
   private hiddenNames: ReadonlySet<string> = new Set();
   private readonly isShown = (tool: RegisteredTool): boolean => !this.isHidden(tool);
+  /** The plain entrypoint as a python launch the fork server may start (null: not a plain pytest run). */
+  private readonly entrypointLaunch: PythonLaunch | null;
+  /** Processes started during the current step. */
+  private launches: ProcessLaunch[] = [];
+  /** Set on a forked env: what could not be reproduced. */
+  private forkNotes: string[] = [];
 
   constructor(options: RepoEnvOptions) {
     if (!options.path) throw new EnvConfigError('RepoEnv needs `path`: the repository to debug.');
@@ -138,6 +154,7 @@ export class RepoEnv implements AsyncDisposable {
       python,
       runTimeoutMs: (options.runTimeout ?? 60) * 1000,
       maxOutputChars: options.maxOutputChars ?? 40_000,
+      forkServer: options.forkServer !== false,
     };
     this.workspace = new Workspace(this.terminal, {
       ignorePatterns: [...TEST_ARTEFACTS, ...(options.ignorePatterns ?? [])],
@@ -145,7 +162,10 @@ export class RepoEnv implements AsyncDisposable {
     });
     this.context = this.createContext();
     const pytestArgs = options.evaluation || options.guardedScoring === false ? null : pytestArguments(entrypoint, python);
-    this.scoringGuard = pytestArgs === null ? null : new PytestScoringGuard(options.path, pytestArgs);
+    this.scoringGuard = pytestArgs === null ? null : new PytestScoringGuard(options.path, pytestArgs, this.settings.forkServer);
+    const plainArgs = options.evaluation ? null : pytestArguments(entrypoint, python);
+    const words = plainArgs === null ? null : splitShellWords(plainArgs);
+    this.entrypointLaunch = words && this.settings.forkServer ? { args: ['-m', 'pytest', ...words], uses: ['pytest'] } : null;
   }
 
   /** Names of the tools the agent can call, in registration order (after the first reset). */
@@ -196,6 +216,7 @@ export class RepoEnv implements AsyncDisposable {
     await this.closeTools();
     this.ready = false;
     await this.terminal.start();
+    this.startForkServer();
     await this.terminal.copyIn(this.options.path, this.terminal.workdir);
     this.workspace.invalidate();
     this.cachedDirTree = null;
@@ -206,6 +227,7 @@ export class RepoEnv implements AsyncDisposable {
     this.breakpoints.clear();
     this.queue.length = 0;
     this.hookObservations = [];
+    this.launches = [];
     this.ready = true;
     const setup = await this.runSetupCommands();
     this.pristineEval = this.options.evalOnReset !== false;
@@ -225,6 +247,7 @@ export class RepoEnv implements AsyncDisposable {
     if (!this.ready) throw new EnvNotReadyError('step() was called before reset() (or after close())');
     this.state.stepCount += 1;
     this.hookObservations = [];
+    this.launches = [];
     if (this.registry?.get(toolNameOf(toolCall))?.plugin.changesFiles !== false) this.cachedDirTree = null;
     const observation = await this.execute(toolCall);
     await this.drainQueue();
@@ -265,6 +288,57 @@ export class RepoEnv implements AsyncDisposable {
     }
     await this.drainQueue();
     return result;
+  }
+
+  /**
+   * An independent env in this env's state, to branch an episode (tree search, best-of-n): a new
+   * sandbox of the same kind whose working copy is a copy of this one's (copy-on-write where the
+   * file system allows), the same breakpoints, step and rewrite counters, score and last eval, and
+   * each tool's state (pdb: a new session brought to the same point by replaying the lines the
+   * current one was sent since it started). From then on the two envs share nothing: edits,
+   * breakpoints, steps and `close()` of one never reach the other. Call it between steps, not while
+   * one runs. Limits: see the README ("Forking an episode").
+   */
+  async fork(): Promise<RepoEnv> {
+    if (!this.ready) throw new EnvNotReadyError('fork() was called before reset() (or after close())');
+    if (!this.terminal.fork) throw new EnvConfigError(`The ${this.terminal.kind} terminal cannot fork: it has no fork() (the local, bubblewrap and Docker terminals do).`);
+    const terminal = await this.terminal.fork();
+    const clone = new RepoEnv({ ...this.options, terminal });
+    try {
+      await clone.adopt(this);
+    } catch (error) {
+      await clone.close().catch(() => undefined);
+      throw error;
+    }
+    return clone;
+  }
+
+  /** Become a copy of `original` (this env's terminal already holds a copy of its working copy). */
+  private async adopt(original: RepoEnv): Promise<void> {
+    this.registry = (original.registry as ToolRegistry).fresh();
+    this.hiddenNames = original.hiddenNames;
+    this.startForkServer();
+    this.workspace.invalidate();
+    await this.workspace.loadRules();
+    if (this.scoringGuard && original.scoringGuard) this.scoringGuard.copyFrom(original.scoringGuard);
+    Object.assign(this.state, { ...original.state });
+    this.terminationReason = original.terminationReason;
+    this.breakpoints.replace(original.breakpoints.list());
+    this.ready = true;
+    const notes: string[] = [];
+    const originals = original.registry?.all ?? [];
+    for (const [index, tool] of (this.registry?.all ?? []).entries()) {
+      const snapshot = originals[index]?.instance.snapshot?.();
+      if (snapshot === undefined || !tool.instance.restore || this.isHidden(tool)) continue;
+      const note = await tool.instance.restore(snapshot, this.context);
+      if (typeof note === 'string' && note) notes.push(note);
+    }
+    this.forkNotes = notes;
+  }
+
+  /** What `fork()` could not reproduce (e.g. a replayed pdb session that stopped elsewhere); empty when everything was. */
+  get forkWarnings(): readonly string[] {
+    return this.forkNotes;
   }
 
   /** Close every tool session and the sandbox. Idempotent. */
@@ -364,6 +438,20 @@ export class RepoEnv implements AsyncDisposable {
   }
 
   /** One test run: through the scoring guard for a pytest entrypoint, else the procedure or the plain entrypoint. */
+  /**
+   * In the background: the terminal's fork server, when the entrypoint or the debug entrypoint runs
+   * pytest (the groups every pytest run and pdb start import). Commands sent meanwhile wait for it.
+   */
+  private startForkServer(): void {
+    if (!this.settings.forkServer || !this.terminal.startForkServer) return;
+    const runsPytest = this.scoringGuard !== null || this.entrypointLaunch !== null || / -m pytest(\s|$)/.test(this.settings.debugEntrypoint);
+    if (runsPytest) void this.terminal.startForkServer({ preload: ['pytest', 'pdb'] }).catch(() => undefined);
+  }
+
+  private recordLaunch(source: string, launch: LaunchInfo | undefined): void {
+    if (launch) this.launches.push({ source, ...launch });
+  }
+
   private async runEvaluation(): Promise<RawRun> {
     const timeoutMs = this.settings.runTimeoutMs;
     const { entrypoint } = this.settings;
@@ -375,7 +463,7 @@ export class RepoEnv implements AsyncDisposable {
     }
     const run = this.options.evaluation
       ? await this.options.evaluation({ terminal: this.terminal, entrypoint, timeoutMs })
-      : await this.terminal.run(entrypoint, { timeoutMs });
+      : await this.terminal.run(entrypoint, { timeoutMs, ...(this.entrypointLaunch ? { python: this.entrypointLaunch } : {}) });
     return { ...run, output: stripNewlines(run.output), timeoutMs };
   }
 
@@ -394,7 +482,8 @@ export class RepoEnv implements AsyncDisposable {
         const run = await this.runEvaluation();
         const scorer = this.options.scorer ?? pytestScorer;
         const scored = scorer(run);
-        const result: EvalResult = { ...scored, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs };
+        const result: EvalResult = { ...scored, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, ...(run.launch ? { launch: run.launch } : {}) };
+        this.recordLaunch(source, run.launch);
         this.state.lastEval = result;
         this.state.score = result.score;
         if (this.options.maxScore === undefined && result.maxScore !== null) this.state.maxScore = result.maxScore;
@@ -409,6 +498,7 @@ export class RepoEnv implements AsyncDisposable {
         if (reason === 'submitted' || reason === 'submit') this.terminationReason = 'submitted';
         else this.terminationReason ??= 'submitted';
       },
+      recordLaunch: (source, launch) => this.recordLaunch(source, launch),
     };
   }
 
@@ -437,6 +527,7 @@ export class RepoEnv implements AsyncDisposable {
       rewriteCount: this.state.rewriteCount,
       stepCount: this.state.stepCount,
       workdir: this.terminal.workdir,
+      launches: [...this.launches],
     };
   }
 

@@ -11,6 +11,8 @@ export type ToolSpec =
 export interface RegisteredTool {
   plugin: ToolPluginV1<unknown>;
   instance: ToolInstance;
+  /** What `create` was given. */
+  options?: Record<string, unknown>;
 }
 
 /** The argument schema the model is shown for a registered tool: its instance's when its options narrowed it, else the plugin's. */
@@ -48,9 +50,16 @@ export class ToolRegistry {
     } catch (cause) {
       throw new PluginLoadError(plugin.name, `create() failed: ${(cause as Error).message}`, { cause });
     }
-    const entry = { plugin, instance };
+    const entry = { plugin, instance, ...(options ? { options } : {}) };
     this.tools.push(entry);
     for (const name of names) this.byName.set(name, entry);
+  }
+
+  /** The same tools with fresh instances (for a forked env). */
+  fresh(): ToolRegistry {
+    const registry = new ToolRegistry();
+    for (const { plugin, options } of this.tools) registry.add(plugin, options);
+    return registry;
   }
 
   get(name: string): RegisteredTool | undefined {

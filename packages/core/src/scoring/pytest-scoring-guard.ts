@@ -17,7 +17,16 @@ export class PytestScoringGuard {
   constructor(
     private readonly hostDir: string,
     private readonly args: string,
+    /** Let the terminal's fork server start the runs. */
+    private readonly fork = false,
   ) {}
+
+  /** Take over what `other` knows of the pristine repository (a forked env scores like its original). */
+  copyFrom(other: PytestScoringGuard): void {
+    this.inventory = { candidates: [...other.inventory.candidates], files: new Map(other.inventory.files) };
+    this.expected = other.expected;
+    this.plugins = other.plugins;
+  }
 
   /** A fresh episode: read the pristine repository again, forget the expected tests. */
   reset(isReadonly: (relative: string) => boolean): void {
@@ -33,7 +42,7 @@ export class PytestScoringGuard {
   async run(terminal: Terminal, timeoutMs: number, pristine: boolean): Promise<{ run: RunResult; structured: StructuredPytestRun }> {
     const restored = await restorePristineFiles(terminal, this.inventory.files);
     const plugins = pristine ? null : (this.plugins ?? []);
-    const { run, report } = await runPytestScoring(terminal, { args: this.args, keep: this.inventory.candidates, plugins, timeoutMs });
+    const { run, report } = await runPytestScoring(terminal, { args: this.args, keep: this.inventory.candidates, plugins, timeoutMs, fork: this.fork });
     if (pristine && report?.finished && report.finished.tampered.length === 0 && !run.timedOut) {
       this.expected = { ids: [...report.tests.keys()], modules: [...report.collectErrors] };
       // The pristine repository's own plugin modules are allowed, and restored like conftest.py.

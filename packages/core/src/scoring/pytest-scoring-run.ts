@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RunResult, Terminal } from '@debug-gym/spec';
+import { splitShellWords } from '@debug-gym/plugin-kit';
 import { PYTEST_LAUNCHER_SOURCE } from './pytest-launcher-source.js';
 import type { PytestReport } from '@debug-gym/spec';
 import { parsePytestReport } from './pytest-report.js';
@@ -17,6 +18,8 @@ export interface PytestScoringRunOptions {
    */
   plugins: ReadonlyArray<readonly [string, string]> | null;
   timeoutMs: number;
+  /** Let the terminal's fork server start the launcher (when the arguments are plain words). Default false. */
+  fork?: boolean;
 }
 
 export interface PytestScoringRun {
@@ -42,12 +45,20 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
   };
   const source = PYTEST_LAUNCHER_SOURCE.replace('__MANIFEST__', () => JSON.stringify(JSON.stringify(manifest)));
   await terminal.writeFile(`${dir}/launch.py`, source);
+  let removal: Promise<void> | undefined;
   try {
-    const run = await terminal.run(`${terminal.python} ${dir}/launch.py${options.args}`, { timeoutMs: options.timeoutMs });
-    await putBack(terminal, manifest.moved);
-    return { run, report: await readReport(terminal, manifest.report) };
+    const words = options.fork ? splitShellWords(options.args) : null;
+    const python = words ? { python: { args: [`${dir}/launch.py`, ...words], uses: ['pytest'] as const } } : {};
+    const run = await terminal.run(`${terminal.python} ${dir}/launch.py${options.args}`, { timeoutMs: options.timeoutMs, ...python });
+    const report = await readReport(terminal, manifest.report);
+    // A launcher that finished put the set-aside files back itself (its `finally`); only one that was
+    // killed or left early (a timeout, `os._exit`) leaves them for us.
+    if (!report?.finished || run.timedOut || run.exitCode !== report.finished.exitstatus) await putBack(terminal, manifest.moved);
+    else removal = terminal.remove(dir).catch(() => undefined);
+    return { run, report };
   } finally {
-    await terminal.remove(dir).catch(() => undefined);
+    // In the background when the run went normally: the next call waits for nothing it needs.
+    if (!removal) await terminal.remove(dir).catch(() => undefined);
   }
 }
 

@@ -54,7 +54,7 @@ export class ServerConfigError extends ServerError {
   }
 }
 
-const ENDPOINTS = 'GET /health, /metadata, /schema, /state, /capacity, /metrics; POST /reset, /step, /close; WebSocket /ws';
+const ENDPOINTS = 'GET /health, /metadata, /schema, /state, /capacity, /metrics; POST /reset, /step, /fork, /close; WebSocket /ws';
 
 function positive(name: string, value: number, allowZero: boolean): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new ServerConfigError(`\`${name}\` must be a number ${allowZero ? '≥ 0' : '> 0'} (got ${value}).`);
@@ -148,6 +148,11 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
     const body = objectBody(request);
     const { session_id: _id, ...rest } = body;
     return service.step(registry.get(requiredSessionId(request, body)), rest);
+  });
+  app.post('/fork', async (request) => {
+    const body = objectBody(request);
+    const { session_id: _id, ...rest } = body;
+    return service.fork(registry.get(requiredSessionId(request, body)), rest);
   });
   app.post('/close', async (request) => {
     const id = requiredSessionId(request, objectBody(request));

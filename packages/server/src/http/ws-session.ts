@@ -39,7 +39,8 @@ function send(socket: WebSocket, message: unknown): void {
 /**
  * One WebSocket connection is one session (OpenEnv's `/ws`): messages `{type: "reset", data}`,
  * `{type: "step", data: {name, arguments} | {action, timeout_s}}`, `{type: "state"}`,
- * `{type: "close"}`, handled one at a time in order. Closing the socket closes the session.
+ * `{type: "fork"}` (a new session, reached over HTTP by its id), `{type: "close"}`, handled one at a
+ * time in order. Closing the socket closes the session (not the sessions forked off it).
  */
 export function serveWebSocket(socket: WebSocket, context: WsContext): void {
   const fail = (error: unknown): void => {
@@ -76,7 +77,7 @@ async function handle(session: ServedSession, text: string | null, context: WsCo
     throw new ServerError('DG_MALFORMED_JSON', `The message is not valid JSON (${(error as Error).message}): send text frames like {"type": "step", "data": {"name": "view", "arguments": {"path": "app.py"}}}.`, 400);
   }
   if (exceedsDepth(message, MAX_REQUEST_DEPTH)) throw new ServerError('DG_MALFORMED_REQUEST', `The message is nested too deeply (more than ${MAX_REQUEST_DEPTH} levels).`, 400);
-  if (!message || typeof message !== 'object' || Array.isArray(message)) throw new ServerError('DG_INVALID_REQUEST', 'A message is an object {"type": "reset" | "step" | "state" | "close", "data": {...}}.', 422);
+  if (!message || typeof message !== 'object' || Array.isArray(message)) throw new ServerError('DG_INVALID_REQUEST', 'A message is an object {"type": "reset" | "step" | "state" | "fork" | "close", "data": {...}}.', 422);
   const { type, data = {} } = message as { type?: unknown; data?: unknown };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new ServerError('DG_INVALID_REQUEST', '`data` must be an object.', 422);
   const body = data as Record<string, unknown>;
@@ -90,6 +91,9 @@ async function handle(session: ServedSession, text: string | null, context: WsCo
     case 'state':
       send(socket, { type: 'state', data: context.service.state(session) });
       return;
+    case 'fork':
+      send(socket, { type: 'fork', data: await context.service.fork(session, body) });
+      return;
     case 'close':
       // The socket closes with 1000 here, not with the code of a session the server ended.
       context.sockets.delete(session.id);
@@ -97,7 +101,7 @@ async function handle(session: ServedSession, text: string | null, context: WsCo
       socket.close(1000, 'session closed');
       return;
     default:
-      throw new ServerError('DG_UNKNOWN_MESSAGE_TYPE', `Unknown message type ${JSON.stringify(type)}: use reset, step, state or close.`, 422);
+      throw new ServerError('DG_UNKNOWN_MESSAGE_TYPE', `Unknown message type ${JSON.stringify(type)}: use reset, step, state, fork or close.`, 422);
   }
 }
 

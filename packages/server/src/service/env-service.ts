@@ -46,7 +46,7 @@ export interface SessionState {
   resolved: boolean;
   done: boolean;
   termination_reason: string | null;
-  running: 'reset' | 'step' | null;
+  running: 'reset' | 'step' | 'fork' | null;
   created_at: number;
   last_activity_at: number;
 }
@@ -58,6 +58,20 @@ const stepBodySchema = z.strictObject({
   request_id: z.string().max(255).optional(),
   ...replyOptionsShape,
 });
+
+/** `POST /fork` (and the WebSocket's `fork`): the new session's id (optional) and a retry's marker. */
+const forkBodySchema = z.strictObject({
+  new_session_id: z.string().optional(),
+  request_id: z.string().min(1).max(255).optional(),
+});
+
+/** What `/fork` answers: the new session's reply (its full observation) and where it came from. */
+export interface ForkReply extends EnvReply {
+  /** The session that was forked. */
+  forked_from: string;
+  /** What the fork could not reproduce (a replayed pdb session that stopped elsewhere); usually empty. */
+  warnings: readonly string[];
+}
 
 export interface Logger {
   info(object: Record<string, unknown>, message: string): void;
@@ -146,6 +160,34 @@ export class EnvService {
     metrics.stepSeconds.observe({ backend }, seconds);
     if (info.terminationReason === 'fatal_error') metrics.sandboxFailures.inc({ backend, stage: 'episode' });
     return this.envReply(session, info, session.env.reply(info, { reply, include }), info.score - before, seconds);
+  }
+
+  /**
+   * Branch `source` into a new session (`RepoEnv.fork()`): same state, independent from then on. The
+   * new session takes a slot (a full server answers 503 before any work) and is closed again when the
+   * fork fails; a fork sent again with the same `request_id` gets the first one's answer.
+   */
+  async fork(source: ServedSession, body: unknown): Promise<ForkReply> {
+    const request = parseRequest(forkBodySchema, body ?? {}, 'fork request');
+    return source.once(request.request_id, async () => {
+      const { registry, metrics, log } = this.options;
+      const target = registry.open('http', request.new_session_id);
+      const started = performance.now();
+      let warnings: readonly string[];
+      try {
+        warnings = await source.forkInto(target);
+      } catch (error) {
+        await registry.close(target, 'its fork failed').catch(() => undefined);
+        throw error;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const backend = target.env.backend ?? 'none';
+      metrics.sandboxStarts.inc({ backend });
+      log.info({ session_id: target.id, forked_from: source.id, backend, seconds: round(seconds), warnings: warnings.length }, 'session forked');
+      const info = target.env.last as EnvInfo;
+      // The whole info: the new session's lean replies start from what its client got here.
+      return { ...this.envReply(target, info, target.env.reply(info), null, seconds), forked_from: source.id, warnings };
+    });
   }
 
   state(session: ServedSession): SessionState {

@@ -85,6 +85,29 @@ export class EnvSession {
     return info;
   }
 
+  /**
+   * Become a branch of `source` (`RepoEnv.fork()`): an independent env in the same state, with its
+   * params (a reset without params resets the branch) and its latest info. Returns what the fork
+   * could not reproduce. Run it between the source's requests, never while one runs.
+   */
+  async forkFrom(source: EnvSession): Promise<readonly string[]> {
+    this.assertOpen();
+    const original = source.env;
+    if (!original || !source.last || source.ended !== null) throw new EnvNotReadyError('fork() was called before reset() (or after the episode was ended from outside)');
+    const env = await original.fork();
+    // Closed while the sandbox was copied: the copy is nobody's.
+    if (this.finished) {
+      await env.close();
+      this.assertOpen();
+    }
+    await this.closeEnv();
+    this.env = env;
+    this.params = source.params;
+    this.last = source.last;
+    this.ended = null;
+    return env.forkWarnings;
+  }
+
   /** What to send for `info`: all of it, or with `reply: 'lean'` the part the client does not hold yet. */
   reply(info: EnvInfo, options: ReplyOptions = {}): Partial<EnvInfo> {
     return this.replies.select(info, options);

@@ -23,8 +23,8 @@ export class ServedSession {
   readonly env: EnvSession;
   readonly createdAt = Date.now();
   lastActivity = Date.now();
-  /** `reset` or `step` while one runs. */
-  running: 'reset' | 'step' | null = null;
+  /** `reset`, `step` or `fork` while one runs. */
+  running: 'reset' | 'step' | 'fork' | null = null;
   closedReason: string | null = null;
   labels: EpisodeLabels = {};
   /** The latest request that carried a `request_id`, and its answer (a retry gets the same answer). */
@@ -90,6 +90,22 @@ export class ServedSession {
     });
   }
 
+  /**
+   * Make `target` (a new session) a branch of this one: its env in this env's state, the same labels.
+   * Both are busy meanwhile. Returns what the fork could not reproduce.
+   */
+  async forkInto(target: ServedSession): Promise<readonly string[]> {
+    return this.exclusive('fork', async () => {
+      const done = this.env.ended;
+      if (done) throw new EpisodeDoneError(this.id, done);
+      return target.exclusive('fork', async () => {
+        const warnings = await target.env.forkFrom(this.env);
+        target.labels = { ...this.labels };
+        return warnings;
+      });
+    });
+  }
+
   /** Close for good: the env is closed (its running commands killed); a running request fails with SessionClosedError. */
   async close(reason: string): Promise<void> {
     this.closedReason ??= reason;
@@ -97,7 +113,7 @@ export class ServedSession {
   }
 
   /** Run `task` unless another request of this session runs; failures after a close become SessionClosedError. */
-  private async exclusive<T>(kind: 'reset' | 'step', task: () => Promise<T>): Promise<T> {
+  private async exclusive<T>(kind: 'reset' | 'step' | 'fork', task: () => Promise<T>): Promise<T> {
     if (this.closedReason) throw new SessionClosedError(this.id, this.closedReason);
     if (this.running) throw new SessionBusyError(this.id, this.running);
     this.running = kind;

@@ -36,6 +36,7 @@ export const wireInfoSchema = z.object({
   rewrite_counter: z.number().int(),
   step_count: z.number().int(),
   workdir: z.string(),
+  launches: z.array(z.object({ source: z.string(), via: z.enum(['fork-server', 'cold']), reason: z.string().optional() })),
 });
 
 /** A lean step's observation: the fields that changed (and the always-sent ones). */
@@ -61,7 +62,7 @@ export const stateSchema = z.object({
   resolved: z.boolean(),
   done: z.boolean(),
   termination_reason: z.string().nullable(),
-  running: z.enum(['reset', 'step']).nullable(),
+  running: z.enum(['reset', 'step', 'fork']).nullable(),
   created_at: z.number(),
   last_activity_at: z.number(),
 });

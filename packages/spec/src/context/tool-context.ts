@@ -1,4 +1,4 @@
-import type { Terminal } from '../terminal/index.js';
+import type { LaunchInfo, Terminal } from '../terminal/index.js';
 import type { EvalResult } from '../wire/eval-result.js';
 import type { RewriteEvent } from '../wire/events.js';
 import type { ToolBreakpoints } from './breakpoints.js';
@@ -16,6 +16,8 @@ export interface EnvSettings {
   runTimeoutMs: number;
   /** Observations longer than this are cut in the middle. */
   maxOutputChars: number;
+  /** Python processes may be forked by the terminal's fork server (`RepoEnvOptions.forkServer`). */
+  forkServer: boolean;
 }
 
 /** Live counters and results of the episode. */
@@ -40,4 +42,6 @@ export interface ToolContext {
   emit(event: RewriteEvent): void;
   /** End the episode (the `submit` tool). */
   terminate(reason: string): void;
+  /** Tell the env how a process a tool started was launched (it shows in `info.launches`). */
+  recordLaunch?(source: string, launch: LaunchInfo): void;
 }

@@ -7,6 +7,49 @@
  * `workdir`.
  */
 
+/** Module groups a fork server preloads, in this order (a later group may use an earlier one). */
+export type ForkGroup = 'pytest' | 'pdb';
+
+/**
+ * Says that a command is exactly `<python> <args…>` (the terminal's interpreter; these arguments are
+ * what the shell makes of the rest), so a terminal with a fork server may start it by forking a warm
+ * interpreter instead. The command string is still what runs when it does not (the cold path).
+ */
+export interface PythonLaunch {
+  /** `['/tmp/…/launch.py', '-sq', '.']`, `['-c', program, '-m', 'pytest', '-sq', '.']`, `['-m', 'pytest']`. */
+  args: readonly string[];
+  /**
+   * The groups the program imports from outside the working copy before any code of the repository
+   * runs: `[]`, `['pytest']` or `['pytest', 'pdb']` (a prefix of the preload order). The child keeps
+   * those modules and forgets every other preloaded one.
+   */
+  uses: readonly ForkGroup[];
+}
+
+/** How a process was started: forked by the sandbox's fork server, or the cold command (and why). */
+export interface LaunchInfo {
+  via: 'fork-server' | 'cold';
+  /** Why the fork server did not start it (when `via` is `cold`). */
+  reason?: string;
+}
+
+/** What a terminal's fork server answered when it started. */
+export interface ForkServerStatus {
+  ready: boolean;
+  /** Why it is not ready (disabled, the interpreter has no pytest, ...). */
+  reason?: string;
+  /** Python version of the server. */
+  python?: string;
+  /** Groups preloaded, and those that could not be (with why: a child that needs them runs cold). */
+  groups?: ForkGroup[];
+  problems?: Record<string, string>;
+}
+
+export interface ForkServerOptions {
+  /** The groups to import once (default `['pytest', 'pdb']`). */
+  preload?: readonly ForkGroup[];
+}
+
 export interface RunOptions {
   /** Time limit in milliseconds; the whole process group is killed when it runs out. Default: the terminal's default timeout. */
   timeoutMs?: number;
@@ -16,6 +59,8 @@ export interface RunOptions {
   cwd?: string;
   /** Data written to the command's stdin. */
   input?: string;
+  /** The command is `<python> ARGS`: it may be forked by the fork server (see `Terminal.startForkServer`). */
+  python?: PythonLaunch;
 }
 
 export interface RunResult {
@@ -29,6 +74,8 @@ export interface RunResult {
   droppedBytes: number;
   /** Wall time in milliseconds. */
   durationMs: number;
+  /** Set when the run was given `python`: which path ran. */
+  launch?: LaunchInfo;
 }
 
 export interface SessionOptions {
@@ -38,6 +85,8 @@ export interface SessionOptions {
   timeoutMs?: number;
   env?: Record<string, string>;
   cwd?: string;
+  /** The command is `<python> ARGS`: it may be forked by the fork server. */
+  python?: PythonLaunch;
 }
 
 export interface SessionReadResult {
@@ -60,6 +109,8 @@ export interface TerminalSession {
   readonly id: string;
   /** True once the process has exited or `close()` was called. */
   readonly closed: boolean;
+  /** Set when the session was opened with `python`: which path ran. */
+  readonly launch?: LaunchInfo;
   /** Read until the prompt, the process exits, or the timeout. */
   read(options?: { timeoutMs?: number }): Promise<SessionReadResult>;
   /** Write `line` plus a newline, then read until the prompt. Throws SessionClosedError on a closed session. */
@@ -129,6 +180,19 @@ export interface Terminal extends TerminalFiles {
   openSession(command: string, options: SessionOptions): Promise<TerminalSession>;
   /** Kill every process, remove the sandbox and its working copy. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Optional. Start the sandbox's fork server: one Python process that imports `preload` once (never
+   * the repository's code), so later `run`/`openSession` calls given `python` fork it instead of
+   * starting Python again. Resolves once it is ready or failed (never rejects); a call before it is
+   * ready waits for it. The server goes with the sandbox (`start()` again, `close()`).
+   */
+  startForkServer?(options?: ForkServerOptions): Promise<ForkServerStatus>;
+  /**
+   * Optional. A new, started sandbox of the same kind and options whose working copy is a copy of
+   * this one's (copy-on-write where the file system allows, else a fast copy), for `env.fork()`.
+   * Nothing else is carried over: no processes, no fork server (start one on the copy).
+   */
+  fork?(): Promise<Terminal>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 

@@ -68,6 +68,17 @@ export interface ToolInstance {
   onStep?(event: StepEvent, context: ToolContext): Promise<string | void>;
   /** Release resources (sessions). Called on env.close(), before a reset, and when the tool is hidden. */
   close?(): Promise<void>;
+  /**
+   * For `env.fork()`: this instance's episode state as plain data (e.g. pdb's entrypoint and the
+   * lines its session was sent). Tools without state leave it out.
+   */
+  snapshot?(): unknown;
+  /**
+   * For `env.fork()`: bring this fresh instance (same plugin, same options) to `snapshot`'s state in
+   * the forked env (its working copy, breakpoints and counters are already the original's). A
+   * returned string is a note about what could not be reproduced.
+   */
+  restore?(snapshot: unknown, context: ToolContext): Promise<string | void>;
 }
 
 /** The function-calling schema the env hands to an LLM (`info.tools`). */

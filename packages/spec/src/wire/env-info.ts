@@ -1,7 +1,14 @@
 import type { Breakpoint } from '../context/breakpoints.js';
 import type { ToolSchema } from '../tool/tool-plugin-v1.js';
 import type { EvalResult } from './eval-result.js';
+import type { LaunchInfo } from '../terminal/index.js';
 import type { Observation, ToolCall } from './types.js';
+
+/** One process started during a step (a test run, a pdb session) and how: forked or cold. */
+export interface ProcessLaunch extends LaunchInfo {
+  /** Who started it: `eval`, `env` (the test run at reset), `pdb`, ... */
+  source: string;
+}
 
 export type TerminationReason = 'resolved' | 'submitted' | 'fatal_error';
 
@@ -47,4 +54,6 @@ export interface EnvInfo {
   stepCount: number;
   /** Absolute path of the working copy inside the sandbox. */
   workdir: string;
+  /** Python processes started during this step (or reset) that the fork server could take, and which path ran. */
+  launches: ProcessLaunch[];
 }

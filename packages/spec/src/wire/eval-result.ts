@@ -1,4 +1,4 @@
-import type { RunResult, Terminal } from '../terminal/index.js';
+import type { LaunchInfo, RunResult, Terminal } from '../terminal/index.js';
 import type { PytestSummary, StructuredPytestRun } from '../scoring/pytest-types.js';
 
 /** What one run of the entrypoint produced, and how it scored. */
@@ -15,6 +15,8 @@ export interface EvalResult {
   success: boolean;
   /** Scorer-specific detail, e.g. pytest counts. */
   details?: PytestSummary | Record<string, unknown>;
+  /** How the test process was started: forked by the sandbox's fork server, or cold (and why). */
+  launch?: LaunchInfo;
 }
 
 export interface RawRun {
@@ -28,10 +30,12 @@ export interface RawRun {
    * which the score is taken from instead of the output.
    */
   structured?: StructuredPytestRun;
+  /** How the process was started (when the terminal was asked to fork it). */
+  launch?: LaunchInfo;
 }
 
 /** Turns a raw entrypoint run into a score. Benchmarks with other rules (SWE-bench) pass their own. */
-export type Scorer = (run: RawRun) => Omit<EvalResult, 'durationMs' | 'exitCode' | 'timedOut'>;
+export type Scorer = (run: RawRun) => Omit<EvalResult, 'durationMs' | 'exitCode' | 'timedOut' | 'launch'>;
 
 export interface EvalProcedureContext {
   terminal: Terminal;

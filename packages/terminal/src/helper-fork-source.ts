@@ -1,0 +1,418 @@
+/**
+ * The helper's side of the fork server (Python, part of HELPER_SOURCE; see python/fork_server.py for
+ * the server). `fork_start` starts the server as the sandbox user through the same shell wrapper as a
+ * cold command; `run` and `pty_open` requests that carry `python: {args, uses}` are then started by
+ * the server (a fork of its warm interpreter) instead of Popen, with the helper's own pipe or PTY
+ * descriptors passed over a private socketpair. Whatever the server refuses, or when it is not
+ * running, the cold command runs (or, with `fallback: false`, the answer says why, for the local
+ * backend to run its own cold command).
+ *
+ * A forked child is the server's child, so its exit status comes from the server; when the server
+ * dies (the agent can kill it: same uid), its children are reparented to the helper, a subreaper,
+ * which then reaps them itself. A server that does not answer is killed, with the same effect.
+ *
+ * Same constraints as the rest of the helper: Python >= 3.8, standard library, no backticks or
+ * dollar-brace sequences.
+ */
+export const FORK_CLIENT_SOURCE = String.raw`
+FORK_START_TIMEOUT = 120.0   # seconds a server may take to import its modules
+FORK_ANSWER_TIMEOUT = 60.0   # seconds a running server may take to answer (a busy machine); a stopped one is killed at once
+FORK_EXIT_TIMEOUT = 2.0      # seconds to wait for the kernel to hand us a dead server's child
+FORK_POLL = 0.25             # how often a wait looks whether the server was stopped (SIGSTOP)
+FORK_MAX_STARTS = 4          # servers started per sandbox before giving up (each death costs one)
+
+
+class ServerStopped(Exception):
+    pass
+
+
+class ForkServer(object):
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.state = "off"
+        self.reason = "the fork server was not started"
+        self.ready = threading.Event()
+        self.config = None
+        self.starts = 0
+        self.sock = None
+        self.proc = None
+        self.info = None
+        self.next_id = 1
+        self.answers = {}
+        self.exits = {}
+        self.exit_events = {}
+        self.jobs = None
+
+    def in_spawner(self, job):
+        """Run job on one thread that lives as long as the helper: the server's PR_SET_PDEATHSIG
+        fires when the thread that started it ends, so it must not be a request's thread."""
+        with self.lock:
+            if self.jobs is None:
+                self.jobs = queue.Queue()
+                threading.Thread(target=self.spawner, args=(self.jobs,), daemon=True).start()
+            jobs = self.jobs
+        box = [threading.Event(), None, None]
+        jobs.put((job, box))
+        box[0].wait()
+        if box[2] is not None:
+            raise box[2]
+        return box[1]
+
+    @staticmethod
+    def spawner(jobs):
+        while True:
+            job, box = jobs.get()
+            try:
+                box[1] = job()
+            except BaseException as error:
+                box[2] = error
+            box[0].set()
+
+    def begin(self, config):
+        """Called by the request loop, in order: a run sent after fork_start waits for this server."""
+        with self.lock:
+            self.config = config
+            if self.state in ("starting", "ready"):
+                return False
+            self.state = "starting"
+            self.ready.clear()
+            return True
+
+    def launch(self):
+        import socket
+        config = self.config
+        self.starts += 1
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        proc = None
+        try:
+            fd = str(theirs.fileno())
+            env = dict(BASE_ENV)
+            env.update(config.get("env") or {})
+            fill = lambda part: part.replace("@FD@", fd).replace("@PPID@", str(os.getpid()))
+            argv = [fill(part) for part in config["argv"]] if config.get("argv") else [SHELL, "-c", fill(config["cmd"])]
+
+            def start():
+                with PROCS_LOCK:
+                    started = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                               cwd=config.get("cwd") or None, env=env, close_fds=True, pass_fds=[theirs.fileno()],
+                                               start_new_session=True, **user_options(False))
+                    LIVE.add(started.pid)
+                return started
+
+            proc = self.in_spawner(start)
+            theirs.close()
+            mine.sendall(config["source"].encode("utf-8"))
+            mine.sendall(json.dumps(env).encode("utf-8"))
+            self.await_hello(mine, proc)
+            hello = mine.recv(1 << 20)
+            if not hello:
+                raise OSError(errno.EPIPE, "it exited while importing (exit code %s)" % proc.wait())
+            info = json.loads(hello.decode("utf-8"))
+        except BaseException as error:
+            mine.close()
+            try:
+                theirs.close()
+            except OSError:
+                pass
+            if proc is not None:
+                self.stop_process(proc)
+            # A server the agent stopped is replaced like one it killed; other failures are final.
+            return self.fail("the fork server could not start: %s" % error, isinstance(error, ServerStopped))
+        with self.lock:
+            self.sock, self.proc, self.info = mine, proc, info
+            self.state = "ready"
+            self.reason = None
+            self.ready.set()
+        threading.Thread(target=self.listen, args=(mine, proc), daemon=True).start()
+        return info
+
+    @staticmethod
+    def await_hello(sock, proc):
+        # A server stopped while it imports (SIGSTOP from a command) would never say hello: every
+        # run would wait for it until FORK_START_TIMEOUT. It is given up at once (then killed).
+        deadline = time.monotonic() + FORK_START_TIMEOUT
+        while not select.select([sock], [], [], FORK_POLL)[0]:
+            if process_stopped(proc.pid):
+                raise ServerStopped("it was stopped while importing (SIGSTOP)")
+            if time.monotonic() >= deadline:
+                raise OSError(errno.ETIMEDOUT, "no answer within %d seconds" % FORK_START_TIMEOUT)
+
+    def fail(self, reason, retry=False):
+        with self.lock:
+            self.state = "dead" if retry else "failed"
+            self.reason = reason
+            self.ready.set()
+        return {"ready": False, "reason": reason}
+
+    def stop_process(self, proc):
+        try:
+            os.kill(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.wait()
+        with PROCS_LOCK:
+            LIVE.discard(proc.pid)
+
+    def listen(self, sock, proc):
+        while True:
+            try:
+                data = sock.recv(1 << 20)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            message = json.loads(data.decode("utf-8"))
+            with self.lock:
+                if "exit" in message:
+                    pid = message["exit"]
+                    self.exits[pid] = message.get("code")
+                    event = self.exit_events.get(pid)
+                else:
+                    box = self.answers.get(message.get("id"))
+                    event = None
+                    if box is not None:
+                        box[1] = message
+                        box[0].set()
+            if event is not None:
+                event.set()
+        self.lost(sock, proc)
+
+    def lost(self, sock, proc):
+        # The server is gone (killed, or it left because a preloaded file changed): its running
+        # children are reparented to us; the next request starts a new server.
+        sock.close()
+        self.stop_process(proc)
+        with self.lock:
+            if self.sock is sock:
+                self.sock = None
+                self.state = "dead"
+                self.reason = "the fork server exited"
+            for box in self.answers.values():
+                box[0].set()
+            for event in self.exit_events.values():
+                event.set()
+
+    def usable(self):
+        """Wait for a starting server; restart a dead one (in the background: this request runs cold)."""
+        if self.state == "starting":
+            self.ready.wait(FORK_START_TIMEOUT)
+        with self.lock:
+            if self.state == "dead" and self.config is not None and self.starts < FORK_MAX_STARTS:
+                self.state = "starting"
+                self.ready.clear()
+                threading.Thread(target=self.launch, daemon=True).start()
+                return "the fork server is restarting"
+            if self.state != "ready":
+                return self.reason or "the fork server is not running"
+        return None
+
+    def spawn(self, python, env, cwd, fds, pty):
+        """A ForkedProcess, or the reason it was not forked (then the caller runs the cold command)."""
+        import array
+        import socket
+        with self.lock:
+            sock = self.sock
+            parent = self.proc.pid if self.proc is not None else None
+            if sock is None:
+                return self.reason or "the fork server is not running"
+            rid = self.next_id
+            self.next_id += 1
+            box = [threading.Event(), None]
+            self.answers[rid] = box
+        request = {"id": rid, "argv": python.get("args"), "uses": python.get("uses") or [], "env": env, "cwd": cwd,
+                   "pty": pty, "pdeathsig": python.get("pdeathsig") or 0}
+        try:
+            sock.sendmsg([json.dumps(request).encode("utf-8")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+            answered = self.await_server(box[0], FORK_ANSWER_TIMEOUT)
+        except OSError as error:
+            answered, box[1] = True, {"refused": "the fork server is gone (%s)" % error}
+        with self.lock:
+            self.answers.pop(rid, None)
+            answer = box[1]
+            if answer is not None and "pid" in answer:
+                self.exit_events[answer["pid"]] = threading.Event()
+                if answer["pid"] in self.exits:
+                    self.exit_events[answer["pid"]].set()
+        if not answered:
+            state = self.describe()
+            self.kill()
+            return "the fork server did not answer within %d seconds (%s)" % (FORK_ANSWER_TIMEOUT, state)
+        if answer is None:
+            return "the fork server exited"
+        if "pid" not in answer:
+            return answer.get("refused") or "refused"
+        return ForkedProcess(self, int(answer["pid"]), parent)
+
+    def stopped(self):
+        """The server is stopped (the agent sent it SIGSTOP) or traced: it will not answer."""
+        with self.lock:
+            proc = self.proc
+        return proc is None or process_stopped(proc.pid)
+
+    def await_server(self, event, timeout):
+        """Wait for event; False when the server is stopped, or still silent after timeout (a busy
+        server on a loaded machine only makes it slower)."""
+        deadline = time.monotonic() + timeout
+        while not event.wait(FORK_POLL):
+            if self.stopped() or time.monotonic() >= deadline:
+                return False
+        return True
+
+    def describe(self):
+        """The server's scheduler state and wait channel, for the reason a request gives."""
+        with self.lock:
+            proc = self.proc
+        if proc is None:
+            return "no process"
+        parts = []
+        for name in ("stat", "wchan"):
+            try:
+                with open("/proc/%d/%s" % (proc.pid, name), "rb") as handle:
+                    data = handle.read().decode("utf-8", "replace")
+                parts.append("state " + data[data.rindex(")") + 2:][:1] if name == "stat" else "waiting in " + (data or "-"))
+            except (OSError, ValueError):
+                pass
+        return ", ".join(parts) or "unknown"
+
+    def kill(self):
+        with self.lock:
+            proc = self.proc
+        if proc is not None:
+            try:
+                os.kill(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def exit_code(self, pid, timeout, parent=None):
+        """The child's exit status (negative: killed by that signal); NO_STATUS when not known in time
+        (or when the server is stopped and cannot tell)."""
+        with self.lock:
+            event = self.exit_events.get(pid)
+        if event is not None and timeout > 0:
+            self.await_server(event, timeout)
+        with self.lock:
+            if pid in self.exits:
+                self.exit_events.pop(pid, None)
+                return self.exits.pop(pid)
+            alive = self.sock is not None
+        if alive:
+            return NO_STATUS
+        return reap_orphan(pid, timeout, parent)
+
+    def forget(self, pid):
+        with self.lock:
+            self.exit_events.pop(pid, None)
+            self.exits.pop(pid, None)
+
+
+NO_STATUS = object()
+
+
+def process_stopped(pid):
+    # Stopped (SIGSTOP) or traced, or gone: it will not answer.
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return True
+    return data[data.rindex(b")") + 2:data.rindex(b")") + 3] in (b"T", b"t")
+
+
+def reap_orphan(pid, timeout, server):
+    # The server died: its child is ours now (we are its subreaper) once the kernel reparented it.
+    # None: the status is lost (no subreaper on this host, or the process is gone). A zombie that
+    # went to another parent (the local backend's helper is no subreaper) is not waited for: its
+    # status is that parent's, which may reap it late (an init that reaps every second or so).
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            waited, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            waited, status = -1, 0
+        if waited == pid:
+            return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        if waited == -1 and reaped_elsewhere(pid, server):
+            return None
+        if time.monotonic() >= deadline:
+            return NO_STATUS
+        time.sleep(0.005)
+
+
+def reaped_elsewhere(pid, server):
+    # Gone, or a zombie whose parent is neither us nor the dead server (reparenting done, not to us).
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return True
+    fields = data[data.rindex(b")") + 2:].split()
+    return fields[0] == b"Z" and int(fields[1]) not in (os.getpid(), server)
+
+
+class ForkedProcess(object):
+    """What op_run and the PTY reader use of a Popen, for a child of the fork server."""
+
+    def __init__(self, server, pid, parent):
+        self.server = server
+        self.pid = pid
+        self.parent = parent  # the server process that forked it
+        self.returncode = None
+        self.stdin = None
+        self.stdout = None
+
+    def poll(self):
+        if self.returncode is None:
+            code = self.server.exit_code(self.pid, 0, self.parent)
+            if code is not NO_STATUS:
+                self.returncode = -9 if code is None else code
+        return self.returncode
+
+    def settle(self):
+        # The process has exited (its pidfd said so): its status arrives from the server, unless the
+        # server is stopped; then the server is killed and we reap the child ourselves.
+        if self.poll() is None:
+            code = self.server.exit_code(self.pid, FORK_ANSWER_TIMEOUT, self.parent)
+            if code is NO_STATUS:
+                self.server.kill()
+                code = self.server.exit_code(self.pid, FORK_EXIT_TIMEOUT, self.parent)
+            self.returncode = -9 if code is None or code is NO_STATUS else code
+        return self.returncode
+
+    def wait(self):
+        while self.returncode is None:
+            code = self.server.exit_code(self.pid, 0.5, self.parent)
+            if code is not NO_STATUS:
+                self.returncode = -9 if code is None else code
+            elif has_exited(self.pid):
+                self.settle()
+        self.server.forget(self.pid)
+        return self.returncode
+
+
+def has_exited(pid):
+    # A zombie (nobody reaped it yet: its parent, the server, is stopped) or gone.
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return True
+    return data[data.rindex(b")") + 2:data.rindex(b")") + 3] == b"Z"
+
+
+FORK = ForkServer()
+
+
+def op_fork_start(req):
+    if req.get("launch"):
+        return {"server": FORK.launch()}
+    FORK.ready.wait(FORK_START_TIMEOUT)
+    with FORK.lock:
+        if FORK.state == "ready":
+            return {"server": FORK.info}
+        return {"server": {"ready": False, "reason": FORK.reason}}
+
+
+def fork_spawn(python, env, cwd, fds, pty):
+    """Start a python request through the fork server (PROCS_LOCK held by the caller)."""
+    return FORK.spawn(python, env, cwd, fds, pty)
+`;

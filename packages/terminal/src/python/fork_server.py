@@ -1,0 +1,723 @@
+"""debug-gym's fork server: one warm Python per sandbox that forks a fresh child per run.
+
+Started by the sandbox helper (docker-helper-source.ts) as the sandbox user, through the same shell
+wrapper as a cold command, as ``<python> -c BOOT FD``: BOOT reads this source from the control
+socket FD (an AF_UNIX SOCK_SEQPACKET socketpair whose other end only the helper holds) and runs it.
+
+It imports, once, what the cold programs import before any code of the repository runs (groups):
+
+- ``pytest``: what debug-gym's scoring launcher imports (pytest and the internals it watches),
+  pytest's default plugins and the ``pytest11`` entry-point plugins (those outside the working copy);
+- ``pdb``: what the pdb driver imports (pdb and its modules).
+
+Then, for each request ``{argv, env, cwd, uses, pty, pdeathsig}`` with three descriptors (stdin,
+stdout, stderr: the helper's pipe ends, or a PTY slave), it checks that a child would behave like the
+cold ``<python> ARGV`` and forks; the child rebuilds a fresh interpreter's state (argv, path,
+environment with what the shell and Python add, `__main__`, standard streams, signals, the modules it
+imported and nothing else) and runs the program. The helper hears ``{"id", "pid"}`` (or
+``{"id", "refused": reason}``: the helper then runs the cold command) and later ``{"exit", "code"}``.
+
+The server never imports the repository's code, never runs pytest, and holds nothing a child can use:
+it is non-dumpable (no ptrace, no /proc/PID/mem or fd for the sandbox user), its control socket is
+closed in every child, and a child that kills or stops it only costs speed (the helper falls back to
+cold commands and starts a new server).
+
+Python >= 3.8, standard library only.
+"""
+
+import os
+import sys
+
+SERVER_PID = os.getpid()
+BASE_MODULES = set(sys.modules)
+START_ENV = dict(os.environ)
+START_CWD = os.getcwd()
+ORIG_ARGV0 = (getattr(sys, "orig_argv", None) or [sys.executable])[0]
+# sys.path of a fresh interpreter without its first entry (which depends on how it was started).
+BASE_PATH = list(sys.path[1:])
+# The standard streams a fresh interpreter makes (see create_stdio in CPython's pylifecycle.c).
+BUFFERED_STDIO = not getattr(sys.stdout, "write_through", False)
+STDIO = [(s.encoding, s.errors) if s is not None else ("utf-8", "strict") for s in (sys.stdin, sys.stdout, sys.stderr)]
+_signal = sys.modules["_signal"]
+START_SIGNALS = {}
+for _number in range(1, _signal.NSIG):
+    try:
+        START_SIGNALS[_number] = _signal.getsignal(_number)
+    except (ValueError, OSError):
+        pass
+BUILTIN_IMPORTER = sys.modules["__main__"].__dict__.get("__loader__")
+MAIN_HAS_ANNOTATIONS = "__annotations__" in sys.modules["__main__"].__dict__
+CTL_FD = int(sys.argv[1])
+WORKDIR = os.path.realpath(sys.argv[2])
+# Imported in this order; a child keeps a prefix of it (later groups may use earlier ones, never the
+# other way round, so dropping a later group leaves nothing dangling).
+GROUP_ORDER = [group for group in ("pytest", "pdb") if group in sys.argv[3].split(",")]
+# Variables a program reads while it runs, never while Python starts: they may differ per request.
+RUNTIME_ONLY_ENV = {"TERM", "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "COLUMNS", "LINES", "DG_PDB_NONCE", "PAGER", "GIT_PAGER", "PS1"}
+MAX_LISTED = 20000
+GROUP_MODULES = {
+    # What the scoring launcher (core's pytest-launcher-source.ts) imports before the repository is
+    # on sys.path; then pytest's default plugins and entry-point plugins (see pytest_plugin_modules).
+    "pytest": ["json", "os", "shutil", "sys", "pytest", "_pytest", "pluggy", "_pytest.runner", "_pytest.reports",
+               "_pytest.main", "_pytest.python", "_pytest.terminal", "_pytest.config"],
+    # What tool-pdb's driver (dg_pdb.py) and pdb's main import before the program starts.
+    "pdb": ["base64", "zlib", "bdb", "inspect", "io", "json", "linecache", "os", "pdb", "runpy", "cmd", "code", "glob"],
+}
+
+
+def read_comm():
+    try:
+        with open("/proc/self/comm") as handle:
+            return handle.read().strip()
+    except OSError:
+        return None
+
+
+COMM = read_comm()
+
+
+def inside(path, workdir):
+    if not path or not os.path.isabs(path):
+        return False
+    real = os.path.realpath(path)
+    return real == workdir or real.startswith(workdir + os.sep)
+
+
+def locate(name):
+    """The spec the import system would find for a top-level module (nothing is executed)."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        if find is None:
+            continue
+        try:
+            spec = find(name, None)
+        except Exception:
+            continue
+        if spec is not None:
+            return spec
+    return None
+
+
+def from_workdir(spec):
+    paths = [spec.origin] if spec.origin else []
+    return any(inside(path, WORKDIR) for path in paths + list(spec.submodule_search_locations or []))
+
+
+def pytest_plugin_modules():
+    """pytest's default plugins, and the entry-point plugins whose code is outside the working copy."""
+    names = []
+    try:
+        from _pytest.config import default_plugins
+
+        names += ["_pytest." + name for name in default_plugins]
+    except Exception:
+        pass
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        return names
+    try:
+        from importlib import metadata
+
+        found = metadata.entry_points()
+        group = found.select(group="pytest11") if hasattr(found, "select") else found.get("pytest11", [])
+        for entry in group:
+            module = entry.value.split(":")[0].strip()
+            spec = locate(module.split(".")[0])
+            if spec is not None and not from_workdir(spec):
+                names.append(module)
+    except Exception:
+        pass
+    return names
+
+
+def import_group(group):
+    """Import one group; returns a problem (why a child must not rely on it) or None."""
+    for top in set(name.split(".")[0] for name in GROUP_MODULES[group]):
+        if top not in sys.modules:
+            spec = locate(top)
+            if spec is not None and from_workdir(spec):
+                return "%s comes from the working copy" % top
+    errors = []
+    names = list(GROUP_MODULES[group])
+    index = 0
+    while index < len(names):
+        try:
+            __import__(names[index])
+        except Exception as error:
+            errors.append("%s: %s: %s" % (names[index], type(error).__name__, error))
+        index += 1
+        if index == len(names) and group == "pytest" and not errors and names is GROUP_MODULES[group]:
+            names = names + pytest_plugin_modules()
+    return "; ".join(errors) or None
+
+
+def preload():
+    """Import the groups in order, output captured: a cold run would show what an import prints."""
+    loaded, problems = {}, {}
+    capture = os.memfd_create("fork-server-preload")
+    saved = [os.dup(1), os.dup(2)]
+    for group in GROUP_ORDER:
+        for fd in (1, 2):
+            os.dup2(capture, fd)
+        before = set(sys.modules)
+        problem = import_group(group)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        loaded[group] = set(sys.modules) - before
+        if problem is None and os.fstat(capture).st_size > 0:
+            os.lseek(capture, 0, 0)
+            problem = "importing it prints %r" % os.read(capture, 200).decode("utf-8", "replace")
+        if problem is not None:
+            problems[group] = problem
+        os.ftruncate(capture, 0)
+        os.lseek(capture, 0, 0)
+    for fd, original in zip((1, 2), saved):
+        os.dup2(original, fd)
+        os.close(original)
+    os.close(capture)
+    return loaded, problems
+
+
+# What the launcher and the pdb driver do before their own imports: '' (the working directory) is
+# not searched, so nothing of the repository can stand in for what is preloaded.
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+GROUPS, PROBLEMS = preload()
+# Everything imported so far is the server's, shared by every child: out of the collector's way, so
+# a child's collections (and the final one) never walk it, nor copy its pages by touching them.
+__import__("gc").collect()
+__import__("gc").freeze()
+
+
+def module_files():
+    files = []
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str):
+            files.append(path)
+    return files
+
+
+def stat_key(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+class Server(object):
+    def __init__(self, spawn_env):
+        # What the shell wrapper and Python itself added to the environment the helper gave (PWD,
+        # SHLVL, _, LC_CTYPE...): a cold command gets the same, with the cwd-valued ones at its cwd.
+        self.added = dict((key, value) for key, value in START_ENV.items() if spawn_env.get(key) != value)
+        self.removed = [key for key in spawn_env if key not in START_ENV]
+        self.spawn_env = dict((key, value) for key, value in spawn_env.items() if key not in RUNTIME_ONLY_ENV)
+        self.unsafe = None
+        for path in module_files():
+            if inside(path, WORKDIR):
+                self.unsafe = "the preloaded module %s is in the working copy" % path
+                break
+        base_tops = set(name.split(".")[0] for name in BASE_MODULES)
+        self.top_names = dict((group, set(name.split(".")[0] for name in modules) - base_tops) for group, modules in GROUPS.items())
+        self.signature = self.take_signature()
+        self.children = {}
+        self.exit_after = False
+
+    @staticmethod
+    def take_signature():
+        """What a cold interpreter would read again at start: preloaded files, sys.path entries, .pth files."""
+        import site
+
+        paths = set(module_files())
+        dirs = [entry for entry in BASE_PATH if entry]
+        user_site = getattr(site, "USER_SITE", None)
+        if user_site:
+            dirs.append(user_site)
+        for entry in dirs:
+            paths.add(entry)
+            try:
+                for name in os.listdir(entry):
+                    if name.endswith(".pth"):
+                        paths.add(os.path.join(entry, name))
+            except OSError:
+                pass
+        return dict((path, stat_key(path)) for path in paths)
+
+    def stale(self):
+        for path, key in self.signature.items():
+            if stat_key(path) != key:
+                return path
+        return None
+
+    # -- requests ---------------------------------------------------------------------------------
+
+    def check(self, request):
+        """Why a forked child would not behave like the cold command, or None."""
+        if self.unsafe:
+            return self.unsafe
+        argv = request.get("argv") or []
+        if not argv or (argv[0].startswith("-") and argv[0] not in ("-c", "-m")) or (argv[0] in ("-c", "-m") and len(argv) < 2):
+            return "only `python SCRIPT`, `python -c PROGRAM` and `python -m MODULE` are forked (interpreter options are not)"
+        uses = list(request.get("uses") or [])
+        if uses != GROUP_ORDER[:len(uses)]:
+            return "the modules of %s were not preloaded (the fork server has %s)" % (", ".join(uses), ", ".join(GROUP_ORDER) or "none")
+        for group in uses:
+            if group in PROBLEMS:
+                return "the %s modules cannot be preloaded: %s" % (group, PROBLEMS[group])
+        env = request.get("env") or {}
+        for key in set(env) | set(self.spawn_env):
+            if key not in RUNTIME_ONLY_ENV and env.get(key) != self.spawn_env.get(key):
+                return "the environment differs from the fork server's (%s)" % key
+        changed = self.stale()
+        if changed:
+            self.exit_after = True
+            return "a preloaded file changed on disk (%s)" % changed
+        names = set().union(*[self.top_names.get(group, set()) for group in uses])
+        cwd = request.get("cwd") or "/"
+        places = [cwd]
+        if not argv[0].startswith("-"):
+            places.append(os.path.dirname(os.path.realpath(os.path.join(cwd, argv[0]))))
+        for place in places:
+            shadow = self.shadowing(place, names)
+            if shadow:
+                return shadow
+        return None
+
+    @staticmethod
+    def shadowing(directory, names):
+        count = 0
+        try:
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    count += 1
+                    if count > MAX_LISTED:
+                        return "%s has more than %d entries" % (directory, MAX_LISTED)
+                    if entry.name.split(".")[0] in names:
+                        return "%s would shadow a preloaded module" % os.path.join(directory, entry.name)
+        except OSError as error:
+            return "cannot list %s (%s)" % (directory, error.strerror)
+        return None
+
+    def spawn(self, request, fds):
+        # No try/finally or with-block may enclose the fork: the child must not run the server's.
+        problem = self.check(request)
+        if problem:
+            return {"refused": problem}
+        pid = os.fork()
+        if pid == 0:
+            try:
+                child_main(self, request, fds)  # leaves through os._exit
+            except BaseException as error:  # the child could not even start
+                try:
+                    os.write(2, ("debug-gym fork server: %s: %s\n" % (type(error).__name__, error)).encode())
+                finally:
+                    os._exit(120)
+        self.children[pid] = True
+        return {"pid": pid}
+
+
+# -- the child ------------------------------------------------------------------------------------
+
+
+def child_main(server, request, fds):
+    """Become `<python> ARGV` started fresh by the shell in CWD with ENV; never returns."""
+    os.setsid()
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    if request.get("pty"):
+        import fcntl
+        import termios
+
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    close_other_fds()
+    prctl(4, 1)  # PR_SET_DUMPABLE: a fresh process is dumpable (the server is not)
+    prctl(1, int(request.get("pdeathsig") or 0))  # PR_SET_PDEATHSIG as the cold command had it
+    if COMM is not None:
+        try:
+            with open("/proc/self/comm", "w") as handle:
+                handle.write(COMM)
+        except OSError:
+            pass
+    _signal.set_wakeup_fd(-1)
+    for signum, handler in START_SIGNALS.items():
+        try:
+            _signal.signal(signum, handler)
+        except (OSError, ValueError, TypeError):
+            pass
+    cwd = request["cwd"]
+    os.chdir(cwd)
+    env = dict(request.get("env") or {})
+    for key, value in server.added.items():
+        env[key] = cwd if value == START_CWD else value
+    for key in server.removed:
+        env.pop(key, None)
+    if START_ENV.get("PWD") == START_CWD:
+        env["PWD"] = cwd  # the shell sets PWD to where it starts, whatever it inherited
+    os.environ.clear()
+    os.environ.update(env)
+    argv = list(request["argv"])
+    show_process([ORIG_ARGV0] + argv, env)
+    keep = set()
+    for group in request.get("uses") or []:
+        keep |= GROUPS.get(group, set())
+    drop = set(sys.modules) - BASE_MODULES - keep
+    forget_modules(drop)
+    make_stdio()
+    run_program(argv, cwd)
+
+
+def prctl(option, value):
+    libc = CTYPES_LIBC
+    if libc is not None:
+        libc.prctl(option, value, 0, 0, 0)
+
+
+PROCESS_AREAS = []  # the buffers /proc/self/cmdline and /proc/self/environ now point into: kept alive
+
+
+def show_process(argv, env):
+    """Point /proc/self/cmdline and /proc/self/environ at this program's argv and environment, as an
+    exec would have set them (PR_SET_MM_MAP, allowed without privileges; skipped where it is not)."""
+    libc = CTYPES_LIBC
+    if libc is None:
+        return
+    try:
+        import ctypes
+
+        with open("/proc/self/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        # Fields from the 3rd (state) on; stat(5) numbers them from 1 with pid and comm first.
+        field = lambda number: int(fields[number - 3])
+        with open("/proc/self/auxv", "rb") as handle:
+            auxv = handle.read()
+
+        def area(items):
+            data = b"".join(item.encode("utf-8", "surrogateescape") + b"\0" for item in items)
+            buffer = ctypes.create_string_buffer(data, len(data))
+            PROCESS_AREAS.append(buffer)
+            start = ctypes.addressof(buffer)
+            return start, start + len(data)
+
+        class MmMap(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_uint64) for name in ("start_code", "end_code", "start_data", "end_data", "start_brk", "brk",
+                                                             "start_stack", "arg_start", "arg_end", "env_start", "env_end")] + [
+                ("auxv", ctypes.c_void_p), ("auxv_size", ctypes.c_uint32), ("exe_fd", ctypes.c_uint32)]
+
+        auxv_buffer = ctypes.create_string_buffer(auxv, len(auxv))
+        PROCESS_AREAS.append(auxv_buffer)
+        libc.sbrk.restype = ctypes.c_void_p
+        arg_start, arg_end = area(argv)
+        env_start, env_end = area("%s=%s" % item for item in env.items())
+        mm = MmMap(field(26), field(27), field(45), field(46), field(47), libc.sbrk(0) or field(47), field(28),
+                   arg_start, arg_end, env_start, env_end, ctypes.addressof(auxv_buffer), len(auxv), 0xFFFFFFFF)
+        ulong = ctypes.c_ulong
+        libc.prctl(35, ulong(14), ulong(ctypes.addressof(mm)), ulong(ctypes.sizeof(mm)), ulong(0))  # PR_SET_MM, PR_SET_MM_MAP
+    except Exception:
+        pass
+
+
+def close_other_fds():
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        names = [str(fd) for fd in range(3, 1024)]
+    for name in names:
+        fd = int(name)
+        if fd > 2:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def forget_modules(names):
+    """Modules the cold program would not have imported yet: gone, as if never imported."""
+    for name in sorted(names, key=len, reverse=True):
+        sys.modules.pop(name, None)
+        parent, _, child = name.rpartition(".")
+        holder = sys.modules.get(parent) if parent else None
+        if holder is not None and getattr(holder, child, None) is not None:
+            try:
+                delattr(holder, child)
+            except AttributeError:
+                pass
+
+
+def make_stdio():
+    import io
+
+    streams = []
+    for fd, (name, write) in enumerate((("<stdin>", False), ("<stdout>", True), ("<stderr>", True))):
+        encoding, errors = STDIO[fd]
+        buffering = 0 if (write and not BUFFERED_STDIO) else -1
+        buf = io.open(fd, "wb" if write else "rb", buffering, None, None, None, False)
+        raw = buf.raw if buffering else buf
+        raw.name = name
+        tty = raw.isatty()
+        line = BUFFERED_STDIO and (tty or (fd == 2 and sys.version_info >= (3, 9)))
+        stream = io.TextIOWrapper(buf, encoding, errors, "\n", line, not BUFFERED_STDIO)
+        stream.mode = "w" if write else "r"
+        streams.append(stream)
+    sys.stdin, sys.stdout, sys.stderr = streams
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
+
+
+def run_program(argv, cwd):
+    """Run the program as the interpreter would; imports nothing a fresh interpreter would not have."""
+    import atexit
+    import gc
+
+    for name in ("atexit", "gc"):
+        if name not in BASE_MODULES:
+            sys.modules.pop(name, None)
+    main = type(sys)("__main__")
+    if MAIN_HAS_ANNOTATIONS:
+        main.__annotations__ = {}
+    main.__builtins__ = sys.modules["builtins"]
+    main.__loader__ = BUILTIN_IMPORTER
+    sys.modules["__main__"] = main
+    if hasattr(sys, "orig_argv"):
+        sys.orig_argv = [ORIG_ARGV0] + argv
+    if argv[0] == "-c":
+        sys.argv = ["-c"] + argv[2:]
+        sys.path[:] = [""] + BASE_PATH
+    elif argv[0] == "-m":
+        sys.argv = ["-m"] + argv[2:]
+        sys.path[:] = [os.getcwd()] + BASE_PATH
+    else:
+        sys.argv = list(argv)
+        sys.path[:] = [os.path.dirname(os.path.realpath(argv[0]))] + BASE_PATH
+    for key in list(sys.path_importer_cache):
+        if not key or key == cwd or inside(key, cwd):
+            del sys.path_importer_cache[key]
+    for finder in sys.meta_path:  # importlib.invalidate_caches(), without importing importlib
+        if hasattr(finder, "invalidate_caches"):
+            finder.invalidate_caches()
+    inherited = set(sys.modules) - {"__main__"}
+    code, interrupted = 0, False
+    try:
+        if argv[0] == "-c":
+            exec(compile(argv[1], "<string>", "exec"), main.__dict__)
+        elif argv[0] == "-m":
+            import runpy
+
+            runpy._run_module_as_main(argv[1], True)
+        else:
+            run_script(main, argv[0])
+    except SystemExit as exiting:
+        code = system_exit_code(exiting)
+    except BaseException as error:
+        tb = error.__traceback__.tb_next if error.__traceback__ is not None else None
+        error.__traceback__ = tb  # the default excepthook prints the exception's own traceback
+        sys.last_type, sys.last_value, sys.last_traceback = type(error), error, tb
+        if sys.version_info >= (3, 12):
+            sys.last_exc = error
+        sys.excepthook(type(error), error, tb)
+        code, interrupted = 1, isinstance(error, KeyboardInterrupt)
+    finalize(code, interrupted, inherited, atexit, gc)
+
+
+def system_exit_code(exiting):
+    """What Python's handle_system_exit makes of a SystemExit: None is 0, an int itself, else printed and 1."""
+    value = exiting.code
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value
+    try:
+        sys.stderr.write(str(value) + "\n")
+        sys.stderr.flush()
+    except Exception:
+        pass
+    return 1
+
+
+def finalize(code, interrupted, inherited, atexit, gc):
+    """Py_FinalizeEx for a fork: wait for threads, atexit, tear down what the program imported (its
+    modules' objects get their __del__, unflushed files their flush), collect, flush the standard
+    streams (120 when that fails), then leave. The inherited modules are not torn down: they hold
+    nothing of the program, and clearing them would copy every page of the server's heap."""
+    try:
+        threading = sys.modules.get("threading")
+        if threading is not None and hasattr(threading, "_shutdown"):
+            threading._shutdown()
+    except BaseException:
+        pass
+    try:
+        atexit._run_exitfuncs()  # prints what a handler raises, as at a normal exit
+    except BaseException:
+        pass
+    imported = [module for name, module in list(sys.modules.items()) if name not in inherited and module is not None]
+    for module in reversed(imported):
+        clear_module(module)
+    gc.collect()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            if stream is sys.stdout:
+                code = 120
+    if interrupted:
+        _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+        os.kill(os.getpid(), _signal.SIGINT)
+    os._exit(code & 0xFF if isinstance(code, int) else 1)
+
+
+def clear_module(module):
+    """CPython's _PyModule_ClearDict: names with one leading underscore first, then the rest."""
+    namespace = getattr(module, "__dict__", None)
+    if not isinstance(namespace, dict):
+        return
+    try:
+        for key in list(namespace):
+            if isinstance(key, str) and key.startswith("_") and not key.startswith("__"):
+                namespace[key] = None
+        for key in list(namespace):
+            if key != "__builtins__":
+                namespace[key] = None
+    except BaseException:
+        pass
+
+
+def run_script(main, path):
+    SourceFileLoader = sys.modules["_frozen_importlib_external"].SourceFileLoader
+    globals_ = main.__dict__
+    globals_["__file__"] = path
+    globals_["__cached__"] = None
+    globals_["__loader__"] = SourceFileLoader("__main__", path)
+    with open(path, "rb") as handle:
+        source = handle.read()
+    code = compile(source, path, "exec")
+    try:
+        exec(code, globals_)
+    except SystemExit:
+        raise  # Python exits at once, with __file__ still set
+    except BaseException:
+        globals_.pop("__file__", None)
+        globals_.pop("__cached__", None)
+        raise
+    globals_.pop("__file__", None)
+    globals_.pop("__cached__", None)
+
+
+# -- the server loop ------------------------------------------------------------------------------
+
+
+def decode_status(status):
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status)
+    return None
+
+
+def serve():
+    import json
+    import select
+    import socket
+
+    ctl = socket.socket(fileno=CTL_FD)
+    server = Server(json.loads(ctl.recv(1 << 22).decode("utf-8")))
+    wake_r, wake_w = os.pipe()
+    for fd in (wake_r, wake_w):
+        os.set_blocking(fd, False)
+        os.set_inheritable(fd, False)
+    _signal.set_wakeup_fd(wake_w)
+    _signal.signal(_signal.SIGCHLD, lambda signum, frame: None)
+    ready = {"ready": True, "pid": os.getpid(), "python": "%d.%d.%d" % sys.version_info[:3],
+             "groups": GROUP_ORDER, "problems": PROBLEMS, "unsafe": server.unsafe}
+    ctl.sendall(json.dumps(ready).encode("utf-8"))
+    fd_space = socket.CMSG_SPACE(3 * 4)
+    while True:
+        try:
+            readable = select.select([ctl, wake_r], [], [])[0]
+        except InterruptedError:
+            continue
+        if wake_r in readable:
+            try:
+                while os.read(wake_r, 4096):
+                    pass
+            except (BlockingIOError, InterruptedError):
+                pass
+        reap(server, ctl, json)
+        if ctl not in readable:
+            continue
+        message, ancillary, _, _ = ctl.recvmsg(1 << 22, fd_space)
+        if not message:
+            return
+        fds = []
+        for level, kind, data in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds += [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data) - len(data) % 4, 4)]
+        request = json.loads(message.decode("utf-8"))
+        if len(fds) != 3:
+            answer = {"refused": "expected 3 descriptors, got %d" % len(fds)}
+        else:
+            answer = guarded_spawn(server, request, fds)
+        for fd in fds:
+            os.close(fd)
+        answer["id"] = request.get("id")
+        ctl.sendall(json.dumps(answer).encode("utf-8"))
+        if server.exit_after:
+            return
+        del request
+
+
+def guarded_spawn(server, request, fds):
+    try:
+        return server.spawn(request, fds)
+    except Exception as error:
+        if os.getpid() != SERVER_PID:
+            os._exit(120)
+        return {"refused": "%s: %s" % (type(error).__name__, error)}
+
+
+def reap(server, ctl, json):
+    while server.children:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            server.children.clear()
+            return
+        if pid == 0:
+            return
+        server.children.pop(pid, None)
+        ctl.sendall(json.dumps({"exit": pid, "code": decode_status(status)}).encode("utf-8"))
+
+
+def load_libc():
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True)
+    except Exception:
+        return None
+
+
+CTYPES_LIBC = None
+
+
+def main():
+    global CTYPES_LIBC
+    CTYPES_LIBC = load_libc()
+    # Gone with the helper (whose long-lived spawner thread started us). It may have died while we
+    # imported, before this took effect: then we are someone else's child already.
+    prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    if len(sys.argv) > 4 and os.getppid() != int(sys.argv[4]) and not os.path.exists("/proc/%s" % sys.argv[4]):
+        return
+    # Named so that the agent's `pkill python` spares it (a child takes the interpreter's name back);
+    # before the next line, which makes /proc/self/comm root's.
+    if COMM is not None:
+        try:
+            with open("/proc/self/comm", "w") as handle:
+                handle.write("dg-fork-server")
+        except OSError:
+            pass
+    prctl(4, 0)  # PR_SET_DUMPABLE 0: the sandbox user's other processes cannot reach into the server
+    serve()
+
+
+main()
