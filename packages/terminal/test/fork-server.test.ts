@@ -197,7 +197,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     expect(env.launch).toMatchObject({ via: 'cold', reason: expect.stringContaining('PYTHONHASHSEED') });
   });
 
-  it.runIf(confined)('cannot be reached into by the agent: no /proc memory, environment or descriptors', async () => {
+  if (confined) it('cannot be reached into by the agent: no /proc memory, environment or descriptors', async () => {
     const program = [
       'import os',
       `pid = [p for p in os.listdir("/proc") if p.isdigit() and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}"][0]`,
@@ -227,7 +227,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     expect(vias.at(-1)).toBe('fork-server');
   });
 
-  it.runIf(name === 'local')('gives up at once a server stopped while it imports (no run waits for it), and starts a new one', async () => {
+  if (name === 'local') it('gives up at once a server stopped while it imports (no run waits for it), and starts a new one', async () => {
     const fresh = create();
     try {
       await fresh.start();

@@ -70,7 +70,7 @@ describe.each(backends)('a sandbox pool on $name', ({ name, create }) => {
 
   // Containers outlive their owner unless their helper or gc stops them; a pooled jail is an ordinary
   // jail (--die-with-parent, its lease: bubblewrap.test.ts), a local sandbox an ordinary lease (leases.test.ts).
-  it.runIf(name === 'docker')('leaves nothing gc cannot reclaim when its owner is SIGKILLed', async () => {
+  if (name === 'docker') it('leaves nothing gc cannot reclaim when its owner is SIGKILLed', async () => {
     const child = spawn(process.execPath, [viteNode, '--config', join(here, '..', 'vitest.config.ts'), join(here, 'fixtures', 'pool-owner.ts'), name], {
       env: { ...process.env, DEBUG_GYM_DOCKER_IMAGE: TEST_IMAGE },
       stdio: ['ignore', 'pipe', 'inherit'],

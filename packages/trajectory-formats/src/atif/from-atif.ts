@@ -69,6 +69,7 @@ function toStep(step: AtifStep, fallbackNumber: number): TrajectoryStep {
     costUsd: step.metrics?.cost_usd ?? null,
     timing: { startedAt: step.timestamp ?? EPOCH, modelMs: extra?.timing?.model_ms ?? 0, envMs: extra?.timing?.env_ms ?? 0 },
     state: extra?.state ?? { ...UNKNOWN_STATE },
+    ...(extra?.launches ? { launches: extra.launches } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ export interface AtifStepExtra {
   usage_estimated?: true;
   timing: { model_ms: number; env_ms: number };
   state: TrajectoryStep['state'];
+  /** The Python processes the step started and how (fork server or cold). */
+  launches?: TrajectoryStep['launches'];
 }
 
 /**
@@ -97,6 +99,7 @@ function agentStep(step: TrajectoryStep): Omit<AtifStep, 'step_id'> {
     ...(step.usage.estimated ? { usage_estimated: true as const } : {}),
     timing: { model_ms: step.timing.modelMs, env_ms: step.timing.envMs },
     state: step.state,
+    ...(step.launches ? { launches: step.launches } : {}),
   };
   return {
     timestamp: step.timing.startedAt,
