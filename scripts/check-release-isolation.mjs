@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Release isolation: a `@debug-gym/core` minor must not release any plugin (tool-*, bench-*), agents,
+// Release isolation: a `@debug-gym/core` minor must not release any plugin (tool-*, bench-*), agents, mcp, trajectory-formats,
 // the plugin contract (spec, plugin-kit) or the example plugin; a `@debug-gym/spec` minor must
 // release them (so this check can fail). Runs `changeset status` in a temporary copy of the
 // workspace manifests with the pending changesets removed: the real .changeset is never touched.
@@ -14,9 +14,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Packages whose release must not follow core's. */
-const ISOLATED = /^(@debug-gym\/(tool-[\w-]+|bench-[\w-]+|agents|spec|plugin-kit)|debug-gym-tool-word-count)$/;
+const ISOLATED = /^(@debug-gym\/(tool-[\w-]+|bench-[\w-]+|agents|mcp|trajectory-formats|spec|plugin-kit)|debug-gym-tool-word-count)$/;
 /** Packages a spec minor must release (everything that peer-depends on the contract). */
-const SPEC_DEPENDENTS = /^(@debug-gym\/(tool-[\w-]+|bench-[\w-]+|agents|plugin-kit)|debug-gym-tool-word-count)$/;
+const SPEC_DEPENDENTS = /^(@debug-gym\/(tool-[\w-]+|bench-[\w-]+|agents|mcp|trajectory-formats|plugin-kit)|debug-gym-tool-word-count)$/;
 
 function git(cwd, ...args) {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,4 +1,5 @@
-import { DebugGymError, validateArguments, type EnvInfo, type ToolSchema } from '@debug-gym/core';
+import { validateArguments } from '@debug-gym/plugin-kit';
+import { DebugGymError, type EnvInfo, type ToolSchema } from '@debug-gym/spec';
 import type { McpEnv, McpEnvFactory } from './mcp-env.js';
 import { McpSessionClosedError } from './mcp-errors.js';
 

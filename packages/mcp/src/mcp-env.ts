@@ -1,4 +1,4 @@
-import type { EnvInfo, ToolCall } from '@debug-gym/core';
+import type { EnvInfo, ToolCall } from '@debug-gym/spec';
 
 /** What the MCP server needs of an environment: RepoEnv's public surface. */
 export interface McpEnv {

@@ -1,4 +1,4 @@
-import { DebugGymError } from '@debug-gym/core';
+import { DebugGymError } from '@debug-gym/spec';
 
 /** The MCP server cannot start as configured (e.g. a non-loopback address without a token). */
 export class McpConfigError extends DebugGymError {

@@ -1,4 +1,4 @@
-import { DebugGymError, type DebugGymErrorOptions } from '@debug-gym/core';
+import { DebugGymError, type DebugGymErrorOptions } from '@debug-gym/spec';
 
 /** An input of the export: a path that is missing, holds no trajectory, or clashes with another. */
 export class ExportInputError extends DebugGymError {

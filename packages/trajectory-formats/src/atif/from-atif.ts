@@ -1,5 +1,5 @@
 import { TRAJECTORY_FORMAT_VERSION, type ModelToolCall, type Trajectory, type TrajectoryStep } from '@debug-gym/agents';
-import type { ToolSchema } from '@debug-gym/core';
+import type { ToolSchema } from '@debug-gym/spec';
 import { ForeignTrajectoryError } from '../format-errors.js';
 import { assertSchema } from '../schema-check.js';
 import { atifRuleProblems } from './atif-rules.js';

@@ -1,4 +1,4 @@
-import type { ToolSchema } from '@debug-gym/core';
+import type { ToolSchema } from '@debug-gym/spec';
 import type { OpenAIMessage } from '../openai-messages.js';
 
 /** A tool call as the original logs it (`asdict(ToolCall)`). */

@@ -1,5 +1,5 @@
 import type { ChatMessage, ModelToolCall, Trajectory, TrajectoryStep } from '@debug-gym/agents';
-import type { ToolCall } from '@debug-gym/core';
+import type { ToolCall } from '@debug-gym/spec';
 import type { ExportContext } from '../export-context.js';
 import { toOpenAIMessages } from '../openai-messages.js';
 import { EMPTY_TOOL_RESPONSE, type OriginalPromptResponsePair, type OriginalResetEntry, type OriginalStepEntry, type OriginalToolCall, type OriginalTrajectory } from './original-types.js';

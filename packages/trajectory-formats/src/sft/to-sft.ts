@@ -1,5 +1,5 @@
 import type { ChatMessage, Trajectory } from '@debug-gym/agents';
-import type { ToolSchema } from '@debug-gym/core';
+import type { ToolSchema } from '@debug-gym/spec';
 import type { ExportContext } from '../export-context.js';
 import { toOpenAIToolCall, type OpenAIMessage } from '../openai-messages.js';
 
