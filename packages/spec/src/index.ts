@@ -14,6 +14,7 @@ export {
 } from './plugin/load-plugin.js';
 export { pluginCandidates } from './plugin/plugin-candidates.js';
 export { SPEC_VERSION, type PluginKind, type PluginManifest, type PluginMeta, type SpecVersion } from './plugin/plugin-meta.js';
+export { checkPluginPackage } from './plugin/check-plugin-package.js';
 export { specVersionProblem } from './plugin/spec-version.js';
 export type { ExpectedTests, PytestReport, PytestSummary, StructuredPytestRun, TestOutcome } from './scoring/pytest-types.js';
 export type * from './terminal/index.js';
