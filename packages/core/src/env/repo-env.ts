@@ -319,7 +319,8 @@ export class RepoEnv implements AsyncDisposable {
     this.hiddenNames = original.hiddenNames;
     this.startForkServer();
     this.workspace.invalidate();
-    await this.workspace.loadRules();
+    this.workspace.adoptRules(original.workspace);
+    this.pristineEval = original.pristineEval;
     if (this.scoringGuard && original.scoringGuard) this.scoringGuard.copyFrom(original.scoringGuard);
     Object.assign(this.state, { ...original.state });
     this.terminationReason = original.terminationReason;

@@ -54,6 +54,14 @@ export class Workspace implements ToolWorkspace {
     });
   }
 
+  /**
+   * Take `other`'s rules as read at its reset, for `env.fork()`: by then the agent may have changed or
+   * deleted `.debugignore` / `.debugreadonly` in the working copy, and a fork must not obey its edits.
+   */
+  adoptRules(other: Workspace): void {
+    this.rules = other.rules;
+  }
+
   /** Lexical resolution: refuses paths that leave the working copy (`..`, foreign absolute paths). */
   resolve(path: string): ResolvedPath {
     const trimmed = path.trim();
