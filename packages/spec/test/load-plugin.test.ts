@@ -194,3 +194,16 @@ describe('loadPlugin: parents', () => {
     expect((await loadToolPlugin('third', { from: root, parents: [parent] })).name).toBe('third');
   });
 });
+
+describe('loadPlugin: a package folder given by path', () => {
+  it('is checked against its manifest like a package loaded by name', async () => {
+    expect((await loadPlugin('tool', './node_modules/@debug-gym/tool-hello', { from: root })).name).toBe('hello');
+    await expect(loadPlugin('tool', './node_modules/debug-gym-tool-renamed', { from: root })).rejects.toThrow(/the manifest \("debug-gym"\.name\) says 'other'/);
+    await expect(loadPlugin('tool', './node_modules/debug-gym-tool-stale', { from: root })).rejects.toThrow(/the build is stale/);
+    await expect(loadPlugin('tool', './node_modules/debug-gym-tool-isbench', { from: root })).rejects.toThrow(/is a benchmark plugin, not a tool/);
+  });
+
+  it('without a manifest is loaded like a file (meta checked when present)', async () => {
+    expect((await loadPlugin('tool', './node_modules/debug-gym-tool-nomanifest', { from: root })).name).toBe('nomanifest');
+  });
+});

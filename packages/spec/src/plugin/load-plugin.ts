@@ -56,9 +56,15 @@ export async function loadPluginPackage<K extends PluginKind>(kind: K, specifier
   const from = resolve(options.from ?? process.cwd());
   if (isPathSpecifier(specifier)) {
     const entry = await resolveLocalPath(specifier, from);
+    const local = await localPackage(specifier, from);
+    if (local && local.manifest.kind !== kind) {
+      throw new PluginLoadError(specifier, `the package at ${specifier} is a ${local.manifest.kind} plugin, not a ${kind} (its "debug-gym" manifest says so).`, { kind });
+    }
     const plugin = await importPlugin(kind, specifier, entry);
-    if (plugin.meta) checkMeta(kind, specifier, plugin.meta);
-    return { plugin, manifest: null, packageName: null, entry };
+    // A package folder with a manifest gets the same checks as one loaded by name; a bare file only its meta's.
+    if (local) checkAgainstManifest(kind, specifier, plugin, local.manifest, local.packageJson);
+    else if (plugin.meta) checkMeta(kind, specifier, plugin.meta);
+    return { plugin, manifest: local?.manifest ?? null, packageName: local?.packageJson.name ?? null, entry };
   }
   const requires = [...(options.parents ?? []).map(parentRequire), createRequire(join(from, 'noop.js'))];
   const candidates = pluginCandidates(specifier, kind);
@@ -122,6 +128,17 @@ function findPackageJson(require: NodeJS.Require, name: string): string | null {
     if (existsSync(path)) return path;
   }
   return null;
+}
+
+/** The package.json of a path that names a package folder with a `"debug-gym"` manifest, else null. */
+async function localPackage(specifier: string, from: string): Promise<{ manifest: PluginManifest; packageJson: { name: string; version: string } } | null> {
+  const path = specifier.startsWith('file:') ? fileURLToPath(specifier) : resolve(from, specifier);
+  const file = join(path, 'package.json');
+  if (!existsSync(file)) return null;
+  const packageJson = JSON.parse(await readFile(file, 'utf8')) as { name?: string; version?: string; 'debug-gym'?: PluginManifest };
+  const manifest = packageJson['debug-gym'];
+  if (!manifest) return null;
+  return { manifest, packageJson: { name: packageJson.name ?? specifier, version: packageJson.version ?? '' } };
 }
 
 async function resolveLocalPath(specifier: string, from: string): Promise<string> {
