@@ -202,7 +202,8 @@ describe.runIf(requireOrSkip('bubblewrap', status.available, status.reason))('bu
           });
           child.once('exit', (code) => reject(new Error(`owner exited early (${String(code)}): ${out}`)));
         });
-        expect(processesMatching(`sleep ${seconds}`)).toHaveLength(1);
+        // "started" is printed just before the shell execs sleep: on a busy machine the exec may still be pending.
+        await expect.poll(() => processesMatching(`sleep ${seconds}`), { timeout: 20_000 }).toHaveLength(1);
         child.kill('SIGKILL');
         await exited;
         expect(await processesLeft(`sleep ${seconds}`)).toEqual([]);
