@@ -17,6 +17,12 @@ export interface SharedTestOptions {
    * added (Vite and Node apply import / require / default themselves). For suites that load the server.
    */
   nodeConditionsOnly?: boolean;
+  /**
+   * Give every test file fresh modules (Vitest's default). Off by default: a worker then imports core,
+   * the terminal and their sources once for all of its files instead of once per file, which was most of
+   * the suite's collect time. A suite whose files share module state that one file changes opts back in.
+   */
+  isolate?: boolean;
 }
 
 export function sharedTestConfig(options: SharedTestOptions = {}): ViteUserConfig {
@@ -28,6 +34,7 @@ export function sharedTestConfig(options: SharedTestOptions = {}): ViteUserConfi
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 30_000,
+      isolate: options.isolate ?? false,
       hookTimeout: options.testTimeout ?? 60_000,
       reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
       // Vitest's default is one worker per core but one (two cores here), which runs every file in turn while

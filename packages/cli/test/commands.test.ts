@@ -14,7 +14,10 @@ describe('debug-gym demo', () => {
     const result = await runDemo({ python: testPython, write: (text) => (output += text) });
     expect(result).toMatchObject({ success: true, steps: 7, rewrites: 1, score: 3, maxScore: 3, agent: 'debug_agent', model: 'scripted-demo' });
     expect(output).toContain('debug-gym demo: the debug_agent driven by a SCRIPTED model: it replays 7 recorded tool calls. No LLM, no API key.');
-    expect(output).toMatch(/== reset ==\n\[eval\][\s\S]*1 passed/);
+    expect(output).toMatch(/== reset ==\n {2}│ \[eval\][\s\S]*1 passed/);
+    // pytest's FAILED lines stay behind the bar, so log scanners do not take them for the run's own failures.
+    expect(output).toContain('  │ FAILED test_shopping.py::test_total_without_discount');
+    expect(output).not.toMatch(/^FAILED/m);
     expect(output.match(/== step \d\/7 \[SCRIPTED, no LLM\]: /g)).toHaveLength(7);
     expect(output).toContain('== step 3/7 [SCRIPTED, no LLM]: pdb {"command":"b shopping.py:13"} ==');
     expect(output).toContain('result: score 3/3, resolved: yes, steps: 7, rewrites: 1');

@@ -29,6 +29,18 @@ export interface DemoOptions {
  * `debug-gym demo`: the real `debug_agent` on the package's demo/repo, driven by the `replay` model fed
  * with demo/session.json. Every step is labelled SCRIPTED: no LLM, no API key, no Docker.
  */
+/**
+ * Observations are shown behind a bar: the demo's first evaluation prints pytest's own `FAILED test_…` lines,
+ * which a log scanner (CI's included) would otherwise count as failures of the run itself.
+ */
+function quote(text: string): string {
+  return text
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((line) => (line ? `  │ ${line}` : '  │'))
+    .join('\n');
+}
+
 export async function runDemo(options: DemoOptions = {}): Promise<EpisodeResult> {
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
   const sessionPath = resolve(options.session ?? `${demoDir}session.json`);
@@ -50,13 +62,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<EpisodeResult>
     write(`debug-gym demo: the debug_agent driven by a SCRIPTED model: it replays ${total} recorded tool calls. No LLM, no API key.\n`);
     write(`${session.description}\nrepository: ${session.repository} (copied into a ${terminal.kind} sandbox; your files are not modified)\n`);
     const info = await env.reset();
-    write(`\n== reset ==\n${info.allObservations.slice(1).map((o) => `[${o.source}] ${o.observation}`).join('\n\n')}\n`);
+    write(`\n== reset ==\n${info.allObservations.slice(1).map((o) => quote(`[${o.source}] ${o.observation}`)).join('\n\n')}\n`);
     write(`score ${info.score}/${info.maxScore ?? '?'}\n`);
     const { result } = await agent.run(env, {
       task: 'demo',
       info,
       onStep: (step) => {
-        write(`\n== step ${step.step}/${total} [SCRIPTED, no LLM]: ${describeCall(step)} ==\n${step.observation.text}\n`);
+        write(`\n== step ${step.step}/${total} [SCRIPTED, no LLM]: ${describeCall(step)} ==\n${quote(step.observation.text)}\n`);
       },
     });
     write(`\nresult: score ${result.score}/${result.maxScore ?? '?'}, resolved: ${result.success ? 'yes' : 'no'}, steps: ${result.steps}, rewrites: ${result.rewrites}\n`);
