@@ -44,7 +44,8 @@ async function run(slow: number[], base: Record<string, unknown>) {
   return { results, runs: runs(), stdout: capture.stdout() };
 }
 
-describe('an evaluation that times out', () => {
+// Concurrent: each test mostly waits out a 5 s time limit, in its own sandbox and folders.
+describe.concurrent('an evaluation that times out', () => {
   test('is re-run once before the episode is scored, and the fix counts', async () => {
     // Runs: 0 reset, 1 the fix's evaluation (hangs), 2 the re-run.
     const { results, runs } = await run([1], { fresh_grading: false });

@@ -81,7 +81,7 @@ function probed(text: string): unknown {
 
 interface Backend {
   name: string;
-  create: () => Terminal;
+  create: (env?: Record<string, string>) => Terminal;
   /** The sandbox user is not root: it cannot reach into another process of its own uid that is non-dumpable. */
   confined: boolean;
 }
@@ -89,12 +89,12 @@ interface Backend {
 const bubblewrap = await checkBubblewrap();
 const docker = await dockerTestStatus();
 const python = process.env.DEBUG_GYM_PYTHON ?? 'python3';
-const backends: Backend[] = [{ name: 'local', create: () => new LocalTerminal({ python, defaultTimeoutMs: 30_000 }), confined: false }];
+const backends: Backend[] = [{ name: 'local', create: (env) => new LocalTerminal({ python, defaultTimeoutMs: 30_000, ...(env ? { env } : {}) }), confined: false }];
 if (requireOrSkip('bubblewrap', bubblewrap.available, bubblewrap.reason)) {
-  backends.push({ name: 'bubblewrap', create: () => new BubblewrapTerminal({ python, defaultTimeoutMs: 30_000 }), confined: true });
+  backends.push({ name: 'bubblewrap', create: (env) => new BubblewrapTerminal({ python, defaultTimeoutMs: 30_000, ...(env ? { env } : {}) }), confined: true });
 }
 if (requireOrSkip('docker', docker.available, docker.reason)) {
-  backends.push({ name: 'docker', create: () => new DockerTerminal({ image: TEST_IMAGE, python: 'python3', defaultTimeoutMs: 30_000 }), confined: true });
+  backends.push({ name: 'docker', create: (env) => new DockerTerminal({ image: TEST_IMAGE, python: 'python3', defaultTimeoutMs: 30_000, ...(env ? { env } : {}) }), confined: true });
 }
 
 test('the embedded fork server is the one in src/python (run `node scripts/embed-python.mjs` after editing it)', () => {
@@ -273,5 +273,35 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     }
     expect(vias[0]).toBe('cold');
     expect(vias.at(-1)).toBe('fork-server');
+  });
+
+  it('is closed to the sandbox user from its first import on: an entry-point plugin imported while it preloads finds it non-dumpable', async () => {
+    // A pytest11 plugin outside the working copy (the server preloads those): it records PR_GET_DUMPABLE.
+    // Dumpable there would let the agent's processes ptrace the server while it imports, where Yama allows it.
+    const dir = `/tmp/dg-dumpable-probe-${process.pid}-${name}`;
+    const plugin = [
+      'import ctypes, os',
+      "with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dumpable.txt'), 'w') as handle:",
+      '    handle.write(str(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)))',
+    ].join('\n');
+    const info = `${dir}/dg_dumpable_probe-1.0.dist-info`;
+    const probe = create({ PYTHONPATH: dir });
+    try {
+      await probe.start();
+      const setup = await probe.run(
+        [
+          `mkdir -p ${info}`,
+          `printf '%s\\n' ${quote(plugin)} > ${dir}/dg_dumpable_probe.py`,
+          `printf 'Metadata-Version: 2.1\\nName: dg-dumpable-probe\\nVersion: 1.0\\n' > ${info}/METADATA`,
+          `printf '[pytest11]\\ndg_dumpable_probe = dg_dumpable_probe\\n' > ${info}/entry_points.txt`,
+        ].join(' && '),
+      );
+      expect(setup.exitCode).toBe(0);
+      expect(await probe.startForkServer?.()).toMatchObject({ ready: true, problems: {} });
+      expect((await probe.run(`cat ${dir}/dumpable.txt`)).output).toBe('0');
+    } finally {
+      await probe.run(`rm -rf ${dir}`).catch(() => undefined);
+      await probe.close();
+    }
   });
 });

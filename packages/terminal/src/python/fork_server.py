@@ -138,6 +138,7 @@ def import_group(group):
                 return "%s comes from the working copy" % top
     errors = []
     names = list(GROUP_MODULES[group])
+    plugins_listed = group != "pytest"
     index = 0
     while index < len(names):
         try:
@@ -145,8 +146,10 @@ def import_group(group):
         except Exception as error:
             errors.append("%s: %s: %s" % (names[index], type(error).__name__, error))
         index += 1
-        if index == len(names) and group == "pytest" and not errors and names is GROUP_MODULES[group]:
-            names = names + pytest_plugin_modules()
+        if index == len(names) and not plugins_listed and not errors:
+            # Listed only once pytest imported: its default plugins, then the entry points.
+            plugins_listed = True
+            names += pytest_plugin_modules()
     return "; ".join(errors) or None
 
 
@@ -180,6 +183,48 @@ def preload():
     return loaded, problems
 
 
+def early_libc():
+    """libc through ctypes, whose modules are then forgotten: a group that imports ctypes gets its own."""
+    before = set(sys.modules)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+    except Exception:
+        libc = None
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+    return libc
+
+
+def prctl(option, value):
+    libc = CTYPES_LIBC
+    if libc is not None:
+        libc.prctl(option, value, 0, 0, 0)
+
+
+def harden():
+    """Before the first import of a group: closed to the sandbox user's other processes from the start.
+
+    Imports take a while, and a ptrace-able server (a host whose Yama ptrace_scope is 0) would let a
+    process of the agent's attach to it and own every later child.
+    """
+    # Gone with the helper (whose long-lived spawner thread started us). It may die before this takes
+    # effect: main() checks that our parent is still the helper.
+    prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    # Named so that the agent's `pkill python` spares it (a child takes the interpreter's name back);
+    # before the next step, which makes /proc/self/comm root's.
+    if COMM is not None:
+        try:
+            with open("/proc/self/comm", "w") as handle:
+                handle.write("dg-fork-server")
+        except OSError:
+            pass
+    prctl(4, 0)  # PR_SET_DUMPABLE 0: no ptrace, no /proc/PID/mem, environ or fd for the sandbox user
+
+
+CTYPES_LIBC = early_libc()
+harden()
 # What the launcher and the pdb driver do before their own imports: '' (the working directory) is
 # not searched, so nothing of the repository can stand in for what is preloaded.
 if sys.path and sys.path[0] == "":
@@ -367,12 +412,6 @@ def child_main(server, request, fds):
     forget_modules(drop)
     make_stdio()
     run_program(argv, cwd)
-
-
-def prctl(option, value):
-    libc = CTYPES_LIBC
-    if libc is not None:
-        libc.prctl(option, value, 0, 0, 0)
 
 
 PROCESS_AREAS = []  # the buffers /proc/self/cmdline and /proc/self/environ now point into: kept alive
@@ -688,35 +727,11 @@ def reap(server, ctl, json):
         ctl.sendall(json.dumps({"exit": pid, "code": decode_status(status)}).encode("utf-8"))
 
 
-def load_libc():
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True)
-    except Exception:
-        return None
-
-
-CTYPES_LIBC = None
-
-
 def main():
-    global CTYPES_LIBC
-    CTYPES_LIBC = load_libc()
-    # Gone with the helper (whose long-lived spawner thread started us). It may have died while we
-    # imported, before this took effect: then we are someone else's child already.
-    prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    # The helper may have died while we imported, before PR_SET_PDEATHSIG took effect: then we are
+    # someone else's child already.
     if len(sys.argv) > 4 and os.getppid() != int(sys.argv[4]) and not os.path.exists("/proc/%s" % sys.argv[4]):
         return
-    # Named so that the agent's `pkill python` spares it (a child takes the interpreter's name back);
-    # before the next line, which makes /proc/self/comm root's.
-    if COMM is not None:
-        try:
-            with open("/proc/self/comm", "w") as handle:
-                handle.write("dg-fork-server")
-        except OSError:
-            pass
-    prctl(4, 0)  # PR_SET_DUMPABLE 0: the sandbox user's other processes cannot reach into the server
     serve()
 
 
