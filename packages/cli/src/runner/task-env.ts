@@ -71,20 +71,33 @@ export function terminalConfig(terminal: TerminalSection, type: 'local' | 'bubbl
     };
   }
   if (type === 'kubernetes') return kubernetesConfig(terminal, common, task);
-  const docker = task?.docker ?? {};
   return {
     type,
     ...common,
+    ...containerSettings(terminal),
+    ...(terminal.network !== undefined ? { network: terminal.network } : {}),
+    ...(terminal.init !== undefined ? { init: terminal.init } : {}),
+    ...taskImageSettings(task, common),
+  };
+}
+
+/** What the Docker and Kubernetes terminals configure alike: the image and the container's limits. */
+function containerSettings(terminal: TerminalSection): Record<string, unknown> {
+  return {
     ...(terminal.image !== undefined ? { image: terminal.image } : {}),
     ...(terminal.setup_commands ? { setupCommands: terminal.setup_commands } : {}),
     ...(terminal.memory !== undefined ? { memory: terminal.memory } : {}),
     ...(terminal.cpus !== undefined ? { cpus: terminal.cpus } : {}),
     ...(terminal.pids_limit !== undefined ? { pidsLimit: terminal.pids_limit } : {}),
-    ...(terminal.network !== undefined ? { network: terminal.network } : {}),
     ...(terminal.workdir !== undefined ? { workdir: terminal.workdir } : {}),
     ...(terminal.labels ? { labels: terminal.labels } : {}),
-    ...(terminal.init !== undefined ? { init: terminal.init } : {}),
-    // The task's image settings win: a SWE-bench instance only works in its own image.
+  };
+}
+
+/** The task's image settings, which win over the config's: a SWE-bench instance only works in its own image. */
+function taskImageSettings(task: BenchmarkTask | undefined, common: Record<string, unknown>): Record<string, unknown> {
+  const docker = task?.docker ?? {};
+  return {
     ...(docker.image ? { image: docker.image } : {}),
     ...(docker.workdir ? { workdir: docker.workdir } : {}),
     ...(docker.python ? { python: docker.python } : {}),
@@ -94,18 +107,11 @@ export function terminalConfig(terminal: TerminalSection, type: 'local' | 'bubbl
 
 /** createTerminal's config for the kubernetes terminal; a task's image (pushed where the cluster pulls from) wins. */
 function kubernetesConfig(terminal: TerminalSection, common: Record<string, unknown>, task?: BenchmarkTask): CreateTerminalConfig {
-  const docker = task?.docker ?? {};
   return {
     type: 'kubernetes',
     ...common,
-    ...(terminal.image !== undefined ? { image: terminal.image } : {}),
-    ...(terminal.setup_commands ? { setupCommands: terminal.setup_commands } : {}),
-    ...(terminal.memory !== undefined ? { memory: terminal.memory } : {}),
-    ...(terminal.cpus !== undefined ? { cpus: terminal.cpus } : {}),
-    ...(terminal.pids_limit !== undefined ? { pidsLimit: terminal.pids_limit } : {}),
+    ...containerSettings(terminal),
     ...(typeof terminal.network === 'boolean' ? { network: terminal.network } : {}),
-    ...(terminal.workdir !== undefined ? { workdir: terminal.workdir } : {}),
-    ...(terminal.labels ? { labels: terminal.labels } : {}),
     ...(terminal.namespace !== undefined ? { namespace: terminal.namespace } : {}),
     ...(terminal.context !== undefined ? { context: terminal.context } : {}),
     ...(terminal.kubeconfig !== undefined ? { kubeconfig: terminal.kubeconfig } : {}),
@@ -115,9 +121,6 @@ function kubernetesConfig(terminal: TerminalSection, common: Record<string, unkn
     ...(terminal.priority_class_name !== undefined ? { priorityClassName: terminal.priority_class_name } : {}),
     ...(terminal.runtime_class_name !== undefined ? { runtimeClassName: terminal.runtime_class_name } : {}),
     ...(terminal.start_timeout_seconds !== undefined ? { startTimeoutMs: terminal.start_timeout_seconds * 1000 } : {}),
-    ...(docker.image ? { image: docker.image } : {}),
-    ...(docker.workdir ? { workdir: docker.workdir } : {}),
-    ...(docker.python ? { python: docker.python } : {}),
-    ...(docker.env ? { env: { ...(common.env as Record<string, string> | undefined), ...docker.env } } : {}),
+    ...taskImageSettings(task, common),
   };
 }
