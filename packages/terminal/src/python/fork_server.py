@@ -230,6 +230,27 @@ harden()
 if sys.path and sys.path[0] == "":
     del sys.path[0]
 GROUPS, PROBLEMS = preload()
+
+
+def warm_inspect():
+    """Fill inspect's file-to-module map for what the server imported, once.
+
+    The first traceback pytest formats (a failing test, i.e. most evaluations) makes inspect.getmodule
+    walk every loaded module and resolve its file: ~10 ms per run, paid again in every child. The map
+    is a cache that inspect checks against each module's current __file__, so a child that inherits it
+    finds what a cold run finds (modules a child dropped map to names it no longer has, as in a cold
+    run that never loaded them).
+    """
+    inspect = sys.modules.get("inspect")
+    if inspect is None:
+        return
+    try:
+        inspect.getmodule(warm_inspect.__code__, "<debug-gym-fork-server>")
+    except Exception:
+        pass
+
+
+warm_inspect()
 # Everything imported so far is the server's, shared by every child: out of the collector's way, so
 # a child's collections (and the final one) never walk it, nor copy its pages by touching them.
 __import__("gc").collect()
