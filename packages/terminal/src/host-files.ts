@@ -166,9 +166,18 @@ async function readCapped(handle: FileHandle, path: string, maxBytes: number | u
   if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
   if (maxBytes === undefined) return handle.readFile();
   if (info.size > maxBytes) throw new FileTooLargeError(path, info.size, maxBytes);
-  const buffer = Buffer.alloc(maxBytes + 1);
+  // Sized by the file (it may still grow: then doubled, up to one byte past the cap), never by the cap:
+  // a 64 MiB cap allocated and zeroed per read was most of an evaluation's Node time, in GC.
+  const limit = maxBytes + 1;
+  let buffer = Buffer.allocUnsafeSlow(Math.min(limit, Math.max(info.size + 1, MIN_READ_BUFFER)));
   let length = 0;
-  while (length < buffer.length) {
+  for (;;) {
+    if (length === buffer.length) {
+      if (buffer.length >= limit) break;
+      const grown = Buffer.allocUnsafeSlow(Math.min(limit, buffer.length * 2));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
     const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
     if (bytesRead === 0) break;
     length += bytesRead;
@@ -176,3 +185,5 @@ async function readCapped(handle: FileHandle, path: string, maxBytes: number | u
   if (length > maxBytes) throw new FileTooLargeError(path, Math.max(length, info.size), maxBytes);
   return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
 }
+
+const MIN_READ_BUFFER = 8 * 1024;

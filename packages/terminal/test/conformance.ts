@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Terminal, TerminalSession } from '@debug-gym/core';
 import {
+  FileTooLargeError,
   NotADirectoryError,
   NotAFileError,
   PathNotFoundError,
@@ -331,6 +332,15 @@ export function describeTerminalConformance(
         expect(await term.realPath('.')).toBe(term.workdir);
         await expect(term.realPath('listing/missing')).rejects.toBeInstanceOf(PathNotFoundError);
         expect(Buffer.from(await term.readFile('listing/link')).toString()).toBe('plain');
+      });
+
+      it('reads a file up to maxBytes and refuses one a byte larger', async () => {
+        // Larger than the first read buffer of the host backends, which grows with the file.
+        const data = randomBytes(50_000);
+        await term.writeFile('capped.bin', data);
+        expect(Buffer.from(await term.readFile('capped.bin', { maxBytes: 50_000 })).equals(data)).toBe(true);
+        expect(Buffer.from(await term.readFile('capped.bin', { maxBytes: 64 * 1024 * 1024 })).equals(data)).toBe(true);
+        await expect(term.readFile('capped.bin', { maxBytes: 49_999 })).rejects.toBeInstanceOf(FileTooLargeError);
       });
 
       it('throws typed errors', async () => {
