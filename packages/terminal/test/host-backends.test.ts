@@ -23,7 +23,9 @@ describe('sandbox environment', () => {
       for (const name of ['OPENAI_API_KEY', 'PYENV_ROOT', 'PYENV_VERSION']) expect(env[name]).toBeUndefined();
       expect(sandboxEnv({ home: '/h', term: 'dumb' }).PATH).toBe(SYSTEM_PATH);
     } finally {
-      process.env = saved;
+      // Key by key: process.env must stay the real environment (test files share this worker).
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
     }
   });
 });

@@ -26,10 +26,6 @@ export interface DemoOptions {
 }
 
 /**
- * `debug-gym demo`: the real `debug_agent` on the package's demo/repo, driven by the `replay` model fed
- * with demo/session.json. Every step is labelled SCRIPTED: no LLM, no API key, no Docker.
- */
-/**
  * Observations are shown behind a bar: the demo's first evaluation prints pytest's own `FAILED test_…` lines,
  * which a log scanner (CI's included) would otherwise count as failures of the run itself.
  */
@@ -41,6 +37,10 @@ function quote(text: string): string {
     .join('\n');
 }
 
+/**
+ * `debug-gym demo`: the real `debug_agent` on the package's demo/repo, driven by the `replay` model fed
+ * with demo/session.json. Every step is labelled SCRIPTED: no LLM, no API key, no Docker.
+ */
 export async function runDemo(options: DemoOptions = {}): Promise<EpisodeResult> {
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
   const sessionPath = resolve(options.session ?? `${demoDir}session.json`);

@@ -749,8 +749,8 @@ def reap(server, ctl, json):
 
 
 def main():
-    # The helper may have died while we imported, before PR_SET_PDEATHSIG took effect: then we are
-    # someone else's child already.
+    # The helper may have died during Python's start-up, before harden() set PR_SET_PDEATHSIG: then we
+    # are someone else's child already.
     if len(sys.argv) > 4 and os.getppid() != int(sys.argv[4]) and not os.path.exists("/proc/%s" % sys.argv[4]):
         return
     serve()
