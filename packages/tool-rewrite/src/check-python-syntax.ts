@@ -1,4 +1,4 @@
-import { DebugGymError, type Terminal } from '@debug-gym/spec';
+import { DebugGymError, type PythonLaunch, type Terminal } from '@debug-gym/spec';
 
 const MARKER = 'DEBUG_GYM_SYNTAX_ERROR';
 
@@ -8,7 +8,8 @@ const MARKER = 'DEBUG_GYM_SYNTAX_ERROR';
  * No single quotes: the script travels inside a single-quoted shell argument.
  */
 const SCRIPT = [
-  'import sys',
+  'import sys, warnings',
+  'warnings.simplefilter("ignore")',
   'try:',
   '    compile(sys.stdin.buffer.read(), sys.argv[1], "exec", dont_inherit=True)',
   'except (SyntaxError, ValueError) as error:',
@@ -22,12 +23,23 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * Check Python source with the sandbox's interpreter (`-S`: no site import, for a fast start).
+ * A `python -c PROGRAM ARGS` the terminal's fork server may start instead of the cold command. The
+ * cold command's `-S` and `-W ignore` only make a cold start faster and quieter; the programs here
+ * import nothing and silence warnings themselves, so both paths print the same.
+ */
+function forkable(fork: boolean, args: string[]): { python?: PythonLaunch } {
+  return fork ? { python: { args, uses: [] } } : {};
+}
+
+/**
+ * Check Python source with the sandbox's interpreter (`-S`: no site import, for a fast start; forked
+ * from the terminal's fork server when `fork` is set and it has one).
  * Returns Python's own report of the first syntax error (`  File "x.py", line 4` ... `SyntaxError: ...`),
  * or null when the source compiles or the check could not run.
  */
-export async function checkPythonSyntax(terminal: Terminal, python: string, source: string, displayPath: string): Promise<string | null> {
-  const output = await runQuietly(terminal, `${python} -S -W ignore -c ${shellQuote(SCRIPT)} ${shellQuote(displayPath)}`, source);
+export async function checkPythonSyntax(terminal: Terminal, python: string, source: string, displayPath: string, fork = false): Promise<string | null> {
+  const command = `${python} -S -W ignore -c ${shellQuote(SCRIPT)} ${shellQuote(displayPath)}`;
+  const output = await runQuietly(terminal, command, { input: source, ...forkable(fork, ['-c', SCRIPT, displayPath]) });
   if (output === null) return null;
   const at = output.indexOf(MARKER);
   if (at < 0) return null;
@@ -35,9 +47,9 @@ export async function checkPythonSyntax(terminal: Terminal, python: string, sour
 }
 
 /** Output of a command that exited 0, or null (failed, killed, or the terminal refused). A dead sandbox still throws. */
-async function runQuietly(terminal: Terminal, command: string, input?: string): Promise<string | null> {
+async function runQuietly(terminal: Terminal, command: string, options: { input?: string; python?: PythonLaunch }): Promise<string | null> {
   try {
-    const result = await terminal.run(command, { timeoutMs: 15_000, ...(input === undefined ? {} : { input }) });
+    const result = await terminal.run(command, { timeoutMs: 15_000, ...options });
     return result.exitCode === 0 ? result.output : null;
   } catch (error) {
     if (DebugGymError.hasCode(error, 'DG_TERMINAL_UNRECOVERABLE')) throw error;
@@ -49,8 +61,9 @@ async function runQuietly(terminal: Terminal, command: string, input?: string): 
  * The real interpreter behind `python` (its `sys.executable`), so that each check skips launchers
  * such as pyenv shims, which cost ~300 ms per start. Falls back to `python` itself.
  */
-export async function resolveInterpreter(terminal: Terminal, python: string): Promise<string> {
-  const output = await runQuietly(terminal, `${python} -S -c ${shellQuote('import sys; sys.stdout.write(sys.executable)')}`);
+export async function resolveInterpreter(terminal: Terminal, python: string, fork = false): Promise<string> {
+  const program = 'import sys; sys.stdout.write(sys.executable)';
+  const output = await runQuietly(terminal, `${python} -S -c ${shellQuote(program)}`, forkable(fork, ['-c', program]));
   const executable = output?.trim() ?? '';
   return executable.startsWith('/') && !/\s/.test(executable) ? executable : python;
 }
@@ -59,9 +72,9 @@ export async function resolveInterpreter(terminal: Terminal, python: string): Pr
 export class SyntaxChecker {
   private interpreter: Promise<string> | undefined;
 
-  async check(terminal: Terminal, python: string, source: string, displayPath: string): Promise<string | null> {
-    this.interpreter ??= resolveInterpreter(terminal, python);
-    return checkPythonSyntax(terminal, await this.interpreter, source, displayPath);
+  async check(terminal: Terminal, python: string, source: string, displayPath: string, fork = false): Promise<string | null> {
+    this.interpreter ??= resolveInterpreter(terminal, python, fork);
+    return checkPythonSyntax(terminal, await this.interpreter, source, displayPath, fork);
   }
 
   /** Forget the interpreter (a reset may bring a new sandbox). */

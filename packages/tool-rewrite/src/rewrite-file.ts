@@ -84,7 +84,7 @@ export async function rewriteFile(
 
   const message = `The file \`${path}\` has been updated successfully.\n\nDiff:\n\n${unifiedDiff(before, after)}`;
   if (options.checkSyntax === false || !written.relative.endsWith('.py')) return message;
-  const problem = await checker.check(context.terminal, context.settings.python, after, written.relative);
+  const problem = await checker.check(context.terminal, context.settings.python, after, written.relative, context.settings.forkServer);
   if (problem === null) return message;
   return `${message}${message.endsWith('\n') ? '' : '\n'}\nWarning: \`${path}\` is not valid Python now. The edit was applied anyway; fix it with another ${toolName}.\n${problem}\n`;
 }

@@ -1,4 +1,4 @@
-import type { RepoEnv } from '@debug-gym/core';
+import type { LaunchInfo, RepoEnv, Terminal } from '@debug-gym/core';
 import { availableBackends, createTestEnv } from '@debug-gym/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import rewriteTool, { SyntaxChecker, checkPythonSyntax, resolveInterpreter, shellQuote } from '../src/index.js';
@@ -55,6 +55,22 @@ describe.each(backends)('Python syntax check on $name', (backend) => {
     else expect(report).toMatch(expected);
   });
 
+  test.each([
+    ['x = 1\n', null],
+    ['def f(:\n    pass\n', /^ {2}File "m\.py", line 1\n[^]*SyntaxError: /],
+    ['x = "\\d"\n', null],
+  ])('forked from the fork server, checks %j as the cold command does', async (source, expected) => {
+    expect((await env.terminal.startForkServer?.())?.ready).toBe(true);
+    const { terminal, launches } = recordingLaunches(env.terminal);
+    const cold = await new SyntaxChecker().check(env.terminal, env.settings.python, source, 'm.py');
+    const forked = await new SyntaxChecker().check(terminal, env.settings.python, source, 'm.py', true);
+    expect(forked).toBe(cold);
+    if (expected === null) expect(forked).toBeNull();
+    else expect(forked).toMatch(expected);
+    // The interpreter's resolution, then the check.
+    expect(launches.map((launch) => launch?.via)).toEqual(['fork-server', 'fork-server']);
+  });
+
   test('can be turned off with the checkSyntax option', async () => {
     const info = await env.step({ name: 'rewrite', arguments: { path: 'mod.py', start: 1, new_code: 'def broken(:' } });
     expect(info.stepObservation.observation).toBe(
@@ -62,3 +78,22 @@ describe.each(backends)('Python syntax check on $name', (backend) => {
     );
   });
 });
+
+/** The terminal, with the launch of every `run` recorded. */
+function recordingLaunches(inner: Terminal): { terminal: Terminal; launches: Array<LaunchInfo | undefined> } {
+  const launches: Array<LaunchInfo | undefined> = [];
+  const terminal = new Proxy(inner, {
+    get(target, key) {
+      if (key === 'run') {
+        return async (...args: Parameters<Terminal['run']>) => {
+          const result = await target.run(...args);
+          launches.push(result.launch);
+          return result;
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { terminal, launches };
+}

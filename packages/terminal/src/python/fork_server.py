@@ -184,17 +184,19 @@ def preload():
 
 
 def early_libc():
-    """libc through ctypes, whose modules are then forgotten: a group that imports ctypes gets its own."""
+    """ctypes and libc, for the server's own use: ctypes' modules are then taken out of sys.modules, so
+    a group that imports ctypes gets its own, and a child that needs ctypes (show_process) has it
+    without importing it again (~2 ms per child)."""
     before = set(sys.modules)
     try:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
     except Exception:
-        libc = None
+        ctypes = libc = None
     for name in set(sys.modules) - before:
         del sys.modules[name]
-    return libc
+    return ctypes, libc
 
 
 def prctl(option, value):
@@ -223,7 +225,7 @@ def harden():
     prctl(4, 0)  # PR_SET_DUMPABLE 0: no ptrace, no /proc/PID/mem, environ or fd for the sandbox user
 
 
-CTYPES_LIBC = early_libc()
+CTYPES, CTYPES_LIBC = early_libc()
 harden()
 # What the launcher and the pdb driver do before their own imports: '' (the working directory) is
 # not searched, so nothing of the repository can stand in for what is preloaded.
@@ -438,15 +440,26 @@ def child_main(server, request, fds):
 PROCESS_AREAS = []  # the buffers /proc/self/cmdline and /proc/self/environ now point into: kept alive
 
 
+def mm_map_type():
+    """struct prctl_mm_map (linux/prctl.h), defined once in the server."""
+    ctypes = CTYPES
+    if ctypes is None:
+        return None
+    fields = ("start_code", "end_code", "start_data", "end_data", "start_brk", "brk", "start_stack", "arg_start", "arg_end", "env_start", "env_end")
+    return type("MmMap", (ctypes.Structure,), {"_fields_": [(name, ctypes.c_uint64) for name in fields] + [
+        ("auxv", ctypes.c_void_p), ("auxv_size", ctypes.c_uint32), ("exe_fd", ctypes.c_uint32)]})
+
+
+MM_MAP = mm_map_type()
+
+
 def show_process(argv, env):
     """Point /proc/self/cmdline and /proc/self/environ at this program's argv and environment, as an
     exec would have set them (PR_SET_MM_MAP, allowed without privileges; skipped where it is not)."""
-    libc = CTYPES_LIBC
-    if libc is None:
+    libc, ctypes = CTYPES_LIBC, CTYPES
+    if libc is None or MM_MAP is None:
         return
     try:
-        import ctypes
-
         with open("/proc/self/stat", "rb") as handle:
             fields = handle.read().rsplit(b")", 1)[1].split()
         # Fields from the 3rd (state) on; stat(5) numbers them from 1 with pid and comm first.
@@ -461,18 +474,13 @@ def show_process(argv, env):
             start = ctypes.addressof(buffer)
             return start, start + len(data)
 
-        class MmMap(ctypes.Structure):
-            _fields_ = [(name, ctypes.c_uint64) for name in ("start_code", "end_code", "start_data", "end_data", "start_brk", "brk",
-                                                             "start_stack", "arg_start", "arg_end", "env_start", "env_end")] + [
-                ("auxv", ctypes.c_void_p), ("auxv_size", ctypes.c_uint32), ("exe_fd", ctypes.c_uint32)]
-
         auxv_buffer = ctypes.create_string_buffer(auxv, len(auxv))
         PROCESS_AREAS.append(auxv_buffer)
         libc.sbrk.restype = ctypes.c_void_p
         arg_start, arg_end = area(argv)
         env_start, env_end = area("%s=%s" % item for item in env.items())
-        mm = MmMap(field(26), field(27), field(45), field(46), field(47), libc.sbrk(0) or field(47), field(28),
-                   arg_start, arg_end, env_start, env_end, ctypes.addressof(auxv_buffer), len(auxv), 0xFFFFFFFF)
+        mm = MM_MAP(field(26), field(27), field(45), field(46), field(47), libc.sbrk(0) or field(47), field(28),
+                    arg_start, arg_end, env_start, env_end, ctypes.addressof(auxv_buffer), len(auxv), 0xFFFFFFFF)
         ulong = ctypes.c_ulong
         libc.prctl(35, ulong(14), ulong(ctypes.addressof(mm)), ulong(ctypes.sizeof(mm)), ulong(0))  # PR_SET_MM, PR_SET_MM_MAP
     except Exception:
