@@ -1,4 +1,4 @@
-import { DebugGymError, type PythonLaunch, type Terminal } from '@debug-gym/spec';
+import { DebugGymError, type LaunchInfo, type PythonLaunch, type Terminal } from '@debug-gym/spec';
 
 const MARKER = 'DEBUG_GYM_SYNTAX_ERROR';
 
@@ -38,22 +38,26 @@ function forkable(fork: boolean, args: string[]): { python?: PythonLaunch } {
  * or null when the source compiles or the check could not run.
  */
 export async function checkPythonSyntax(terminal: Terminal, python: string, source: string, displayPath: string, fork = false): Promise<string | null> {
+  return (await syntaxCheck(terminal, python, source, displayPath, fork)).report;
+}
+
+async function syntaxCheck(terminal: Terminal, python: string, source: string, displayPath: string, fork: boolean): Promise<{ report: string | null; launch?: LaunchInfo }> {
   const command = `${python} -S -W ignore -c ${shellQuote(SCRIPT)} ${shellQuote(displayPath)}`;
-  const output = await runQuietly(terminal, command, { input: source, ...forkable(fork, ['-c', SCRIPT, displayPath]) });
-  if (output === null) return null;
-  const at = output.indexOf(MARKER);
-  if (at < 0) return null;
-  return output.slice(at + MARKER.length).replace(/^\n+/, '').replace(/\s+$/, '');
+  const { output, launch } = await runQuietly(terminal, command, { input: source, ...forkable(fork, ['-c', SCRIPT, displayPath]) });
+  const at = output === null ? -1 : output.indexOf(MARKER);
+  const report = output === null || at < 0 ? null : output.slice(at + MARKER.length).replace(/^\n+/, '').replace(/\s+$/, '');
+  return launch ? { report, launch } : { report };
 }
 
 /** Output of a command that exited 0, or null (failed, killed, or the terminal refused). A dead sandbox still throws. */
-async function runQuietly(terminal: Terminal, command: string, options: { input?: string; python?: PythonLaunch }): Promise<string | null> {
+async function runQuietly(terminal: Terminal, command: string, options: { input?: string; python?: PythonLaunch }): Promise<{ output: string | null; launch?: LaunchInfo }> {
   try {
     const result = await terminal.run(command, { timeoutMs: 15_000, ...options });
-    return result.exitCode === 0 ? result.output : null;
+    const output = result.exitCode === 0 ? result.output : null;
+    return result.launch ? { output, launch: result.launch } : { output };
   } catch (error) {
     if (DebugGymError.hasCode(error, 'DG_TERMINAL_UNRECOVERABLE')) throw error;
-    return null;
+    return { output: null };
   }
 }
 
@@ -63,18 +67,23 @@ async function runQuietly(terminal: Terminal, command: string, options: { input?
  */
 export async function resolveInterpreter(terminal: Terminal, python: string, fork = false): Promise<string> {
   const program = 'import sys; sys.stdout.write(sys.executable)';
-  const output = await runQuietly(terminal, `${python} -S -c ${shellQuote(program)}`, forkable(fork, ['-c', program]));
+  const { output } = await runQuietly(terminal, `${python} -S -c ${shellQuote(program)}`, forkable(fork, ['-c', program]));
   const executable = output?.trim() ?? '';
   return executable.startsWith('/') && !/\s/.test(executable) ? executable : python;
 }
 
-/** Syntax checks for one tool instance: the interpreter is resolved once per episode. */
+/**
+ * Syntax checks for one tool instance. A cold check needs the interpreter behind `python` (resolved
+ * once per episode); a forked one does not, so it is resolved only once a check has had to start cold.
+ */
 export class SyntaxChecker {
   private interpreter: Promise<string> | undefined;
 
   async check(terminal: Terminal, python: string, source: string, displayPath: string, fork = false): Promise<string | null> {
-    this.interpreter ??= resolveInterpreter(terminal, python, fork);
-    return checkPythonSyntax(terminal, await this.interpreter, source, displayPath, fork);
+    if (!fork) this.interpreter ??= resolveInterpreter(terminal, python);
+    const { report, launch } = await syntaxCheck(terminal, this.interpreter ? await this.interpreter : python, source, displayPath, fork);
+    if (launch?.via !== 'fork-server') this.interpreter ??= resolveInterpreter(terminal, python, fork);
+    return report;
   }
 
   /** Forget the interpreter (a reset may bring a new sandbox). */

@@ -67,8 +67,19 @@ describe.each(backends)('Python syntax check on $name', (backend) => {
     expect(forked).toBe(cold);
     if (expected === null) expect(forked).toBeNull();
     else expect(forked).toMatch(expected);
-    // The interpreter's resolution, then the check.
-    expect(launches.map((launch) => launch?.via)).toEqual(['fork-server', 'fork-server']);
+    // A forked check needs no interpreter resolved first.
+    expect(launches.map((launch) => launch?.via)).toEqual(['fork-server']);
+  });
+
+  test('a check that starts cold resolves the interpreter once, for the next cold checks', async () => {
+    const { terminal, commands } = withoutForkServer(env.terminal);
+    const checker = new SyntaxChecker();
+    expect(await checker.check(terminal, env.settings.python, 'x = (\n', 'm.py', true)).toMatch(/SyntaxError/);
+    expect(await checker.check(terminal, env.settings.python, 'x = 1\n', 'm.py', true)).toBeNull();
+    const interpreter = await resolveInterpreter(env.terminal, env.settings.python);
+    // The first check runs `python` as configured, then the interpreter is resolved and used.
+    expect(commands.map((command) => command.split(' ')[0])).toEqual([env.settings.python, env.settings.python, interpreter]);
+    expect(commands[1]).toContain('sys.executable');
   });
 
   test('can be turned off with the checkSyntax option', async () => {
@@ -96,4 +107,23 @@ function recordingLaunches(inner: Terminal): { terminal: Terminal; launches: Arr
     },
   });
   return { terminal, launches };
+}
+
+/** The terminal, as one without a fork server: every `run` starts cold (its command is recorded). */
+function withoutForkServer(inner: Terminal): { terminal: Terminal; commands: string[] } {
+  const commands: string[] = [];
+  const terminal = new Proxy(inner, {
+    get(target, key) {
+      if (key === 'run') {
+        return (command: string, options: Parameters<Terminal['run']>[1] = {}) => {
+          commands.push(command);
+          const { python: _dropped, ...cold } = options;
+          return target.run(command, cold);
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { terminal, commands };
 }

@@ -183,10 +183,10 @@ def preload():
     return loaded, problems
 
 
-def early_libc():
-    """ctypes and libc, for the server's own use: ctypes' modules are then taken out of sys.modules, so
-    a group that imports ctypes gets its own, and a child that needs ctypes (show_process) has it
-    without importing it again (~2 ms per child)."""
+def private_modules():
+    """ctypes with libc, fcntl and termios, for the server's own use and its children's set-up. They are
+    then taken out of sys.modules: a group that imports one gets its own, and a child has them without
+    importing them again (~2 ms for ctypes) nor leaving them in its sys.modules."""
     before = set(sys.modules)
     try:
         import ctypes
@@ -194,9 +194,12 @@ def early_libc():
         libc = ctypes.CDLL(None, use_errno=True)
     except Exception:
         ctypes = libc = None
+    import fcntl
+    import termios
+
     for name in set(sys.modules) - before:
         del sys.modules[name]
-    return ctypes, libc
+    return ctypes, libc, fcntl, termios
 
 
 def prctl(option, value):
@@ -225,7 +228,7 @@ def harden():
     prctl(4, 0)  # PR_SET_DUMPABLE 0: no ptrace, no /proc/PID/mem, environ or fd for the sandbox user
 
 
-CTYPES, CTYPES_LIBC = early_libc()
+CTYPES, CTYPES_LIBC, FCNTL, TERMIOS = private_modules()
 harden()
 # What the launcher and the pdb driver do before their own imports: '' (the working directory) is
 # not searched, so nothing of the repository can stand in for what is preloaded.
@@ -292,6 +295,7 @@ class Server(object):
         self.top_names = dict((group, set(name.split(".")[0] for name in modules) - base_tops) for group, modules in GROUPS.items())
         self.signature = self.take_signature()
         self.children = {}
+        self.plans = {}
         self.exit_after = False
 
     @staticmethod
@@ -354,6 +358,18 @@ class Server(object):
                 return shadow
         return None
 
+    def drop_plan(self, uses):
+        """What a child using these groups forgets (see forget_modules), worked out once per set of groups."""
+        key = (tuple(uses), len(sys.modules))
+        plan = self.plans.get(key)
+        if plan is None:
+            keep = set()
+            for group in uses:
+                keep |= GROUPS.get(group, set())
+            names = sorted(set(sys.modules) - BASE_MODULES - keep, key=len, reverse=True)
+            plan = self.plans[key] = [(name,) + tuple(name.rpartition(".")[::2]) for name in names]
+        return plan
+
     @staticmethod
     def shadowing(directory, names):
         count = 0
@@ -374,10 +390,11 @@ class Server(object):
         problem = self.check(request)
         if problem:
             return {"refused": problem}
+        plan = self.drop_plan(request.get("uses") or [])
         pid = os.fork()
         if pid == 0:
             try:
-                child_main(self, request, fds)  # leaves through os._exit
+                child_main(self, request, fds, plan)  # leaves through os._exit
             except BaseException as error:  # the child could not even start
                 try:
                     os.write(2, ("debug-gym fork server: %s: %s\n" % (type(error).__name__, error)).encode())
@@ -390,16 +407,13 @@ class Server(object):
 # -- the child ------------------------------------------------------------------------------------
 
 
-def child_main(server, request, fds):
+def child_main(server, request, fds, drop_plan):
     """Become `<python> ARGV` started fresh by the shell in CWD with ENV; never returns."""
     os.setsid()
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     if request.get("pty"):
-        import fcntl
-        import termios
-
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        FCNTL.ioctl(0, TERMIOS.TIOCSCTTY, 0)
     close_other_fds()
     prctl(4, 1)  # PR_SET_DUMPABLE: a fresh process is dumpable (the server is not)
     prctl(1, int(request.get("pdeathsig") or 0))  # PR_SET_PDEATHSIG as the cold command had it
@@ -428,11 +442,7 @@ def child_main(server, request, fds):
     os.environ.update(env)
     argv = list(request["argv"])
     show_process([ORIG_ARGV0] + argv, env)
-    keep = set()
-    for group in request.get("uses") or []:
-        keep |= GROUPS.get(group, set())
-    drop = set(sys.modules) - BASE_MODULES - keep
-    forget_modules(drop)
+    forget_modules(drop_plan)
     make_stdio()
     run_program(argv, cwd)
 
@@ -501,12 +511,17 @@ def close_other_fds():
                 pass
 
 
-def forget_modules(names):
-    """Modules the cold program would not have imported yet: gone, as if never imported."""
-    for name in sorted(names, key=len, reverse=True):
-        sys.modules.pop(name, None)
-        parent, _, child = name.rpartition(".")
-        holder = sys.modules.get(parent) if parent else None
+FORGOTTEN = []  # a child's forgotten modules, kept alive: tearing them down would only copy the server's pages
+
+
+def forget_modules(plan):
+    """Modules the cold program would not have imported yet: gone, as if never imported.
+
+    `plan` lists (name, parent, attribute), submodules before their packages."""
+    modules = sys.modules
+    for name, parent, child in plan:
+        FORGOTTEN.append(modules.pop(name, None))
+        holder = modules.get(parent) if parent else None
         if holder is not None and getattr(holder, child, None) is not None:
             try:
                 delattr(holder, child)
