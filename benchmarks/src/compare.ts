@@ -27,12 +27,14 @@ export function compareReports(current: PerfReport, baseline: PerfReport): Compa
       out.push({ terminal: backend.terminal, id: row.id, label: row.label, baseline: old.median, current: row.median, ratio: row.median / old.median, cpuRatio });
     }
     for (const run of backend.throughput) {
-      const old = before.throughput.find((candidate) => candidate.parallel === run.parallel && candidate.steps === run.steps);
+      // Cold and fork-server runs of the same shape are different rows (older reports have no flag: fork server).
+      const forked = run.forkServer !== false;
+      const old = before.throughput.find((candidate) => candidate.parallel === run.parallel && candidate.steps === run.steps && (candidate.forkServer !== false) === forked);
       if (old && old.wallMs > 0) {
         out.push({
           terminal: backend.terminal,
-          id: `throughput.${run.parallel}x${run.steps}`,
-          label: `${run.parallel} parallel × (reset + ${run.steps} steps), wall`,
+          id: `throughput.${run.parallel}x${run.steps}${forked ? '' : '.cold'}`,
+          label: `${run.parallel} parallel × (reset + ${run.steps} steps)${forked ? '' : ', cold'}, wall`,
           baseline: old.wallMs,
           current: run.wallMs,
           ratio: run.wallMs / old.wallMs,

@@ -81,14 +81,13 @@ async function main(argv: readonly string[]): Promise<number> {
     writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`wrote ${options.json}\n`);
   }
+  const baseline = options.compare ? readReport(options.compare) : null;
+  const comparisons = baseline ? compareReports(report, baseline) : [];
   if (options.markdown) {
-    writeFileSync(options.markdown, renderMarkdown(report));
+    writeFileSync(options.markdown, renderMarkdown(report, baseline ? { baseline, comparisons } : undefined));
     process.stdout.write(`wrote ${options.markdown}\n`);
   }
-  if (options.compare) {
-    const baseline = readReport(options.compare);
-    process.stdout.write(renderComparison(compareReports(report, baseline), report, baseline));
-  }
+  if (baseline) process.stdout.write(renderComparison(comparisons, report, baseline));
   if (problems.length > 0) {
     process.stderr.write(`perf: the report does not match its schema:\n  ${problems.join('\n  ')}\n`);
     return 1;

@@ -1,7 +1,8 @@
 /**
  * The report as Markdown (`--markdown RESULTS.md`): the headline against the original and our targets,
- * then every row, so the committed results are exactly what the command printed.
+ * the same rows beside a previous run's (with `--compare`), then every row, so the committed results are exactly what the command printed.
  */
+import type { Comparison } from './compare.js';
 import { referenceFor, throughputReference, verdict } from './references.js';
 import { cpuPerEpisode, formatCalls, launchPath, resetBreakdown } from './render.js';
 import type { BackendReport, PerfReport, Row } from './report-types.js';
@@ -44,6 +45,22 @@ function headline(report: PerfReport): string {
   return lines.join('\n');
 }
 
+/** `--compare` with `--markdown`: the headline rows and the throughput runs beside the baseline's. */
+function againstPrevious(baseline: PerfReport, comparisons: readonly Comparison[]): string {
+  const lines = [
+    `Baseline: the run of ${baseline.createdAt} (load at its start ${baseline.machine.loadStart.join(' / ')}). Ratio = now / previous: below 1 is faster.`,
+    '',
+    '| terminal | measure | previous (median) | now (median) | ratio |',
+    '| --- | --- | ---: | ---: | ---: |',
+  ];
+  const shown = comparisons.filter((item) => HEADLINE_ROWS.includes(item.id) || item.id.startsWith('throughput.'));
+  for (const item of shown) {
+    const unit = item.id.startsWith('throughput.') ? (ms: number) => `${(ms / 1000).toFixed(2)} s` : (ms: number) => `${formatMs(ms)} ms`;
+    lines.push(`| ${item.terminal} | ${cell(item.label)} | ${unit(item.baseline)} | ${unit(item.current)} | ${item.ratio.toFixed(2)}× |`);
+  }
+  return lines.join('\n');
+}
+
 function rowsTable(backend: BackendReport): string {
   const lines = ['| row | n | median | p95 | p99 | cpu node | cpu sandbox | terminal calls |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
   let section = '';
@@ -75,7 +92,12 @@ function throughputTable(backend: BackendReport): string {
   return lines.join('\n');
 }
 
-export function renderMarkdown(report: PerfReport): string {
+export interface PreviousRun {
+  baseline: PerfReport;
+  comparisons: readonly Comparison[];
+}
+
+export function renderMarkdown(report: PerfReport, previous?: PreviousRun): string {
   const m = report.machine;
   const parts = [
     '# Performance results',
@@ -94,6 +116,7 @@ export function renderMarkdown(report: PerfReport): string {
     headline(report),
     '',
   ];
+  if (previous) parts.push('## Against the previous run', '', againstPrevious(previous.baseline, previous.comparisons), '');
   for (const backend of report.backends) {
     parts.push(`## ${backend.terminal}`, '');
     if (backend.status !== 'ok') {
