@@ -184,6 +184,40 @@ describe('RepoEnv.step', () => {
     expect(info.breakpoints).toEqual([{ file: `${env.terminal.workdir}/app.py`, line: 1 }]);
   });
 
+  it.each([
+    [false, ['writer returns', 'listener starts', 'listener ends']],
+    [true, ['listener starts', 'writer returns', 'listener ends']],
+  ])('runs rewrite hooks after the call, or alongside it with an early emit (early: %s); the step waits for them', async (early, expected) => {
+    const order: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const writer = plugin('writer', {
+      run: async (_args, context) => {
+        const written = await context.workspace.writeText('app.py', 'def add(a, b):\n    return a + b\n');
+        context.emit({ type: 'rewrite', source: 'writer', path: written.absolute, relativePath: written.relative, start: null, end: null, newLineCount: 2, created: false }, { early });
+        // Let an early hook start before this call returns.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push('writer returns');
+        release();
+        return 'written';
+      },
+    });
+    const listener = plugin('listener', {
+      onRewrite: async () => {
+        order.push('listener starts');
+        await released;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push('listener ends');
+        return 'listener done';
+      },
+    });
+    const env = await started([writer, listener]);
+    const info = await env.step({ name: 'writer' });
+    expect(order).toEqual(expected);
+    expect(info.stepObservation.observation).toBe('written\n\nlistener done');
+    expect(info.rewriteCount).toBe(1);
+  });
+
   it('scores after an evaluation and terminates when resolved (1.0 rule)', async () => {
     const fixer = plugin('fix', {
       run: async (_args, context) => {

@@ -1,6 +1,6 @@
 export type { BenchmarkDataset, BenchmarkDockerSettings, BenchmarkTask, BenchmarkV1, LoadProgress, LoadTasksOptions, SolutionOptions, TaskSecret } from './benchmark/benchmark-v1.js';
 export { defineBenchmark, isBenchmark } from './benchmark/define-benchmark.js';
-export type { Breakpoint, EnvSettings, EnvState, ResolvedPath, ToolBreakpoints, ToolContext, ToolWorkspace, TreeEntry, TreeListing } from './context/index.js';
+export type { Breakpoint, EmitOptions, EnvSettings, EnvState, ResolvedPath, ToolBreakpoints, ToolContext, ToolWorkspace, TreeEntry, TreeListing } from './context/index.js';
 export * from './errors/index.js';
 export {
   loadPlugin,

@@ -71,16 +71,20 @@ export async function rewriteFile(
   } catch (error) {
     return editFailed(describeError(error, toolName));
   }
-  context.emit({
-    type: 'rewrite',
-    source: 'rewrite',
-    path: written.absolute,
-    relativePath: written.relative,
-    start: span?.start ?? null,
-    end: span?.end ?? null,
-    newLineCount: splitNewCode(args.new_code).length,
-    created: !exists,
-  });
+  // Early: pdb restarts while the syntax check below runs (this call does not touch the file again).
+  context.emit(
+    {
+      type: 'rewrite',
+      source: 'rewrite',
+      path: written.absolute,
+      relativePath: written.relative,
+      start: span?.start ?? null,
+      end: span?.end ?? null,
+      newLineCount: splitNewCode(args.new_code).length,
+      created: !exists,
+    },
+    { early: true },
+  );
 
   const message = `The file \`${path}\` has been updated successfully.\n\nDiff:\n\n${unifiedDiff(before, after)}`;
   if (options.checkSyntax === false || !written.relative.endsWith('.py')) return message;

@@ -4,6 +4,7 @@ import {
   EnvNotReadyError,
   UnrecoverableTerminalError,
   WorkspaceError,
+  type EmitOptions,
   type EnvEvent,
   type EnvInfo,
   type EnvSettings,
@@ -122,6 +123,8 @@ export class RepoEnv implements AsyncDisposable {
   private readonly state: EnvState = { stepCount: 0, rewriteCount: 0, lastEval: null, score: 0, maxScore: null };
   private terminationReason: TerminationReason | null = null;
   private readonly queue: EnvEvent[] = [];
+  /** The drain of `queue` under way (an early `emit` starts one during the call). */
+  private draining: Promise<void> | null = null;
   private hookObservations: Observation[] = [];
   private ready = false;
   /** `info.dirTree`, kept while only tools that never change files run. */
@@ -391,7 +394,17 @@ export class RepoEnv implements AsyncDisposable {
     return raw === observation ? { source, observation } : { source, observation, raw };
   }
 
+  /** Run the queued events' hooks, one event at a time; a call while a drain runs joins it, and returns once the queue is empty. */
   private async drainQueue(): Promise<void> {
+    while (this.draining || this.queue.length > 0) {
+      this.draining ??= this.runQueue().finally(() => {
+        this.draining = null;
+      });
+      await this.draining;
+    }
+  }
+
+  private async runQueue(): Promise<void> {
     while (this.queue.length > 0) {
       const event = this.queue.shift() as EnvEvent;
       if (event.type !== 'rewrite') continue;
@@ -492,8 +505,10 @@ export class RepoEnv implements AsyncDisposable {
         this.hookObservations.push(...(await this.runHooks((tool) => tool.instance.onEval?.(event, this.context))));
         return result;
       },
-      emit: (event: RewriteEvent) => {
+      emit: (event: RewriteEvent, options?: EmitOptions) => {
         this.queue.push(event);
+        // The step's own drain, after the call, waits for this one. (A hook's failure is an observation: a drain does not fail.)
+        if (options?.early) this.drainQueue().catch(() => undefined);
       },
       terminate: (reason: string) => {
         if (reason === 'submitted' || reason === 'submit') this.terminationReason = 'submitted';

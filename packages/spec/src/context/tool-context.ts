@@ -29,6 +29,11 @@ export interface EnvState {
   maxScore: number | null;
 }
 
+export interface EmitOptions {
+  /** Start the other tools' `onRewrite` hooks now instead of after the call (e.g. pdb restarting while the rewrite checks its syntax). */
+  early?: boolean;
+}
+
 /** What the env hands a tool on every call and hook: its only way to touch the episode. */
 export interface ToolContext {
   readonly workspace: ToolWorkspace;
@@ -38,8 +43,12 @@ export interface ToolContext {
   readonly state: Readonly<EnvState>;
   /** Run the entrypoint, update the score and notify `onEval` hooks. */
   evaluate(source: string): Promise<EvalResult>;
-  /** Announce a file change; other tools' `onRewrite` hooks run after the current call. */
-  emit(event: RewriteEvent): void;
+  /**
+   * Announce a file change; other tools' `onRewrite` hooks run after the current call, or with
+   * `{ early: true }` right away, alongside the rest of the call (which then must not change the
+   * announced file again). The step waits for them either way.
+   */
+  emit(event: RewriteEvent, options?: EmitOptions): void;
   /** End the episode (the `submit` tool). */
   terminate(reason: string): void;
   /** Tell the env how a process a tool started was launched (it shows in `info.launches`). */
