@@ -74,6 +74,8 @@ async function measure(options: PerfOptions, argv: readonly string[]): Promise<P
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseOptions(argv);
+  // Read before anything is written: `--json FILE --compare FILE` compares with FILE's previous run.
+  const baseline = options.compare ? readReport(options.compare) : null;
   const report = options.input ? readReport(options.input) : await measure(options, argv);
   const problems = validateReport(JSON.parse(JSON.stringify(report)));
   process.stdout.write(`${renderReport(report)}\n`);
@@ -81,7 +83,6 @@ async function main(argv: readonly string[]): Promise<number> {
     writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`wrote ${options.json}\n`);
   }
-  const baseline = options.compare ? readReport(options.compare) : null;
   const comparisons = baseline ? compareReports(report, baseline) : [];
   if (options.markdown) {
     writeFileSync(options.markdown, renderMarkdown(report, baseline ? { baseline, comparisons } : undefined));

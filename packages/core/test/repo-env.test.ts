@@ -218,6 +218,32 @@ describe('RepoEnv.step', () => {
     expect(info.rewriteCount).toBe(1);
   });
 
+  it('runs the hooks of an event emitted without early after the call, even behind an early one', async () => {
+    const order: string[] = [];
+    const writer = plugin('writer', {
+      run: async (_args, context) => {
+        const event = (start: number) => ({ type: 'rewrite' as const, source: 'writer', path: `${context.terminal.workdir}/app.py`, relativePath: 'app.py', start, end: start, newLineCount: 1, created: false });
+        context.emit(event(1), { early: true });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        context.emit(event(2));
+        context.emit(event(3), { early: true });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push('writer returns');
+        return 'written';
+      },
+    });
+    const listener = plugin('listener', {
+      onRewrite: async (event) => {
+        order.push(`hook ${event.start}`);
+      },
+    });
+    const env = await started([writer, listener]);
+    const info = await env.step({ name: 'writer' });
+    // 3 waits behind 2: hooks keep the order of the events.
+    expect(order).toEqual(['hook 1', 'writer returns', 'hook 2', 'hook 3']);
+    expect(info.rewriteCount).toBe(3);
+  });
+
   it('scores after an evaluation and terminates when resolved (1.0 rule)', async () => {
     const fixer = plugin('fix', {
       run: async (_args, context) => {

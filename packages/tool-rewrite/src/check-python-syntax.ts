@@ -5,10 +5,14 @@ const MARKER = 'DEBUG_GYM_SYNTAX_ERROR';
 /**
  * Compiles (never runs) the source read from stdin. `compile` on bytes honours coding cookies and
  * BOMs, and catches what `ast.parse` misses (`return` outside a function, bad `nonlocal`).
+ * It first takes `''` (the working copy) off `sys.path`: a repository's `warnings.py` or
+ * `traceback.py` must not run inside the check and write its report.
  * No single quotes: the script travels inside a single-quoted shell argument.
  */
 const SCRIPT = [
-  'import sys, warnings',
+  'import sys',
+  'sys.path[:1] == [""] and sys.path.pop(0)',
+  'import warnings',
   'warnings.simplefilter("ignore")',
   'try:',
   '    compile(sys.stdin.buffer.read(), sys.argv[1], "exec", dont_inherit=True)',
@@ -82,7 +86,8 @@ export class SyntaxChecker {
   async check(terminal: Terminal, python: string, source: string, displayPath: string, fork = false): Promise<string | null> {
     if (!fork) this.interpreter ??= resolveInterpreter(terminal, python);
     const { report, launch } = await syntaxCheck(terminal, this.interpreter ? await this.interpreter : python, source, displayPath, fork);
-    if (launch?.via !== 'fork-server') this.interpreter ??= resolveInterpreter(terminal, python, fork);
+    // In the background: a sandbox that died meanwhile is reported by the next check's own run.
+    if (launch?.via !== 'fork-server') this.interpreter ??= resolveInterpreter(terminal, python, fork).catch(() => python);
     return report;
   }
 

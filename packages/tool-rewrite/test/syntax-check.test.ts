@@ -1,4 +1,4 @@
-import type { LaunchInfo, RepoEnv, Terminal } from '@debug-gym/core';
+import { type LaunchInfo, type RepoEnv, type Terminal, UnrecoverableTerminalError } from '@debug-gym/core';
 import { availableBackends, createTestEnv } from '@debug-gym/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import rewriteTool, { SyntaxChecker, checkPythonSyntax, resolveInterpreter, shellQuote } from '../src/index.js';
@@ -71,6 +71,21 @@ describe.each(backends)('Python syntax check on $name', (backend) => {
     expect(launches.map((launch) => launch?.via)).toEqual(['fork-server']);
   });
 
+  test("a warnings.py or traceback.py of the working copy does not run inside the check, cold or forked", async () => {
+    expect((await env.terminal.startForkServer?.())?.ready).toBe(true);
+    const planted = ['warnings.py', 'traceback.py'].map((name) => `${env.terminal.workdir}/${name}`);
+    const spoof = 'import sys\nsys.stdout.write("DEBUG_GYM_SYNTAX_ERROR\\nSPOOFED\\n")\n';
+    for (const path of planted) await env.terminal.writeFile(path, spoof);
+    try {
+      for (const fork of [false, true]) {
+        expect(await new SyntaxChecker().check(env.terminal, env.settings.python, 'x = 1\n', 'm.py', fork)).toBeNull();
+        expect(await new SyntaxChecker().check(env.terminal, env.settings.python, 'def f(:\n', 'm.py', fork)).toMatch(/SyntaxError/);
+      }
+    } finally {
+      for (const path of planted) await env.terminal.remove(path);
+    }
+  });
+
   test('a check that starts cold resolves the interpreter once, for the next cold checks', async () => {
     const { terminal, commands } = withoutForkServer(env.terminal);
     const checker = new SyntaxChecker();
@@ -80,6 +95,33 @@ describe.each(backends)('Python syntax check on $name', (backend) => {
     // The first check runs `python` as configured, then the interpreter is resolved and used.
     expect(commands.map((command) => command.split(' ')[0])).toEqual([env.settings.python, env.settings.python, interpreter]);
     expect(commands[1]).toContain('sys.executable');
+  });
+
+  test('a sandbox that dies while the interpreter is resolved in the background leaves no unhandled rejection', async () => {
+    const { terminal } = withoutForkServer(env.terminal);
+    const dying = new Proxy(terminal, {
+      get(target, key) {
+        if (key === 'run') {
+          return (command: string, options?: Parameters<Terminal['run']>[1]) =>
+            command.includes('sys.executable') ? Promise.reject(new UnrecoverableTerminalError('The sandbox died.')) : target.run(command, options);
+        }
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const checker = new SyntaxChecker();
+      expect(await checker.check(dying, env.settings.python, 'x = 1\n', 'm.py', true)).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rejections).toEqual([]);
+      // The next check runs with `python` as configured: the failed resolution is not retried.
+      expect(await checker.check(dying, env.settings.python, 'def f(:\n', 'm.py', true)).toMatch(/SyntaxError/);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 
   test('can be turned off with the checkSyntax option', async () => {

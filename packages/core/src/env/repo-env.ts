@@ -122,7 +122,8 @@ export class RepoEnv implements AsyncDisposable {
   private registry: ToolRegistry | undefined;
   private readonly state: EnvState = { stepCount: 0, rewriteCount: 0, lastEval: null, score: 0, maxScore: null };
   private terminationReason: TerminationReason | null = null;
-  private readonly queue: EnvEvent[] = [];
+  /** Announced events whose hooks have not run yet; `early` ones may run during the call that emitted them. */
+  private readonly queue: Array<{ event: EnvEvent; early: boolean }> = [];
   /** The drain of `queue` under way (an early `emit` starts one during the call). */
   private draining: Promise<void> | null = null;
   private hookObservations: Observation[] = [];
@@ -287,7 +288,7 @@ export class RepoEnv implements AsyncDisposable {
     if (!result.applied) return result;
     for (const file of result.files) {
       const path = posixJoin(this.terminal.workdir, file);
-      this.queue.push({ type: 'rewrite', source: 'env', path, relativePath: file, start: null, end: null, newLineCount: 0, created: false });
+      this.queue.push({ event: { type: 'rewrite', source: 'env', path, relativePath: file, start: null, end: null, newLineCount: 0, created: false }, early: false });
     }
     await this.drainQueue();
     return result;
@@ -394,19 +395,28 @@ export class RepoEnv implements AsyncDisposable {
     return raw === observation ? { source, observation } : { source, observation, raw };
   }
 
-  /** Run the queued events' hooks, one event at a time; a call while a drain runs joins it, and returns once the queue is empty. */
-  private async drainQueue(): Promise<void> {
-    while (this.draining || this.queue.length > 0) {
-      this.draining ??= this.runQueue().finally(() => {
+  /**
+   * Run the queued events' hooks, one event at a time, and return once none is left: all of them, or
+   * with `earlyOnly` those up to the first event announced without `early` (its hooks wait for the
+   * end of the call). A call while a drain runs joins it first.
+   */
+  private async drainQueue(earlyOnly = false): Promise<void> {
+    while (this.draining || this.runnable(earlyOnly)) {
+      this.draining ??= this.runQueue(earlyOnly).finally(() => {
         this.draining = null;
       });
       await this.draining;
     }
   }
 
-  private async runQueue(): Promise<void> {
-    while (this.queue.length > 0) {
-      const event = this.queue.shift() as EnvEvent;
+  private runnable(earlyOnly: boolean): boolean {
+    const next = this.queue[0];
+    return next !== undefined && (!earlyOnly || next.early);
+  }
+
+  private async runQueue(earlyOnly: boolean): Promise<void> {
+    while (this.runnable(earlyOnly)) {
+      const { event } = this.queue.shift() as { event: EnvEvent };
       if (event.type !== 'rewrite') continue;
       this.state.rewriteCount += 1;
       this.breakpoints.shift(event.path, event.start, event.end, event.newLineCount);
@@ -482,6 +492,8 @@ export class RepoEnv implements AsyncDisposable {
   }
 
   private async closeTools(): Promise<void> {
+    // Hooks an early emit started (in a step whose caller did not wait for it) finish first.
+    await this.draining?.catch(() => undefined);
     await Promise.all((this.registry?.all ?? []).map((tool) => tool.instance.close?.().catch(() => undefined)));
   }
 
@@ -506,9 +518,10 @@ export class RepoEnv implements AsyncDisposable {
         return result;
       },
       emit: (event: RewriteEvent, options?: EmitOptions) => {
-        this.queue.push(event);
+        const early = options?.early === true;
+        this.queue.push({ event, early });
         // The step's own drain, after the call, waits for this one. (A hook's failure is an observation: a drain does not fail.)
-        if (options?.early) this.drainQueue().catch(() => undefined);
+        if (early) this.drainQueue(true).catch(() => undefined);
       },
       terminate: (reason: string) => {
         if (reason === 'submitted' || reason === 'submit') this.terminationReason = 'submitted';

@@ -184,9 +184,11 @@ def preload():
 
 
 def private_modules():
-    """ctypes with libc, fcntl and termios, for the server's own use and its children's set-up. They are
-    then taken out of sys.modules: a group that imports one gets its own, and a child has them without
-    importing them again (~2 ms for ctypes) nor leaving them in its sys.modules."""
+    """ctypes with libc (and, from Python 3.10, fcntl and termios), for the server's own use and its
+    children's set-up. They are then taken out of sys.modules: a group that imports one gets its own,
+    and a child has them without importing them again (~2 ms for ctypes) nor leaving them in its
+    sys.modules. Before 3.10 fcntl and termios are single-phase extension modules, whose second import
+    would share the hidden copy's functions: a PTY child imports them itself (set_controlling_tty)."""
     before = set(sys.modules)
     try:
         import ctypes
@@ -194,8 +196,10 @@ def private_modules():
         libc = ctypes.CDLL(None, use_errno=True)
     except Exception:
         ctypes = libc = None
-    import fcntl
-    import termios
+    fcntl = termios = None
+    if sys.version_info >= (3, 10):
+        import fcntl
+        import termios
 
     for name in set(sys.modules) - before:
         del sys.modules[name]
@@ -413,7 +417,7 @@ def child_main(server, request, fds, drop_plan):
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     if request.get("pty"):
-        FCNTL.ioctl(0, TERMIOS.TIOCSCTTY, 0)
+        set_controlling_tty()
     close_other_fds()
     prctl(4, 1)  # PR_SET_DUMPABLE: a fresh process is dumpable (the server is not)
     prctl(1, int(request.get("pdeathsig") or 0))  # PR_SET_PDEATHSIG as the cold command had it
@@ -509,6 +513,20 @@ def close_other_fds():
                 os.close(fd)
             except OSError:
                 pass
+
+
+def set_controlling_tty():
+    """Make the PTY on stdin this session's controlling terminal (TIOCSCTTY)."""
+    if FCNTL is not None:
+        FCNTL.ioctl(0, TERMIOS.TIOCSCTTY, 0)
+        return
+    before = set(sys.modules)
+    import fcntl
+    import termios
+
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    for name in set(sys.modules) - before:  # not in the drop plan, which the server worked out
+        FORGOTTEN.append(sys.modules.pop(name))
 
 
 FORGOTTEN = []  # a child's forgotten modules, kept alive: tearing them down would only copy the server's pages
