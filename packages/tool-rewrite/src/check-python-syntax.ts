@@ -29,7 +29,8 @@ export function shellQuote(word: string): string {
 /**
  * A `python -c PROGRAM ARGS` the terminal's fork server may start instead of the cold command. The
  * cold command's `-S` and `-W ignore` only make a cold start faster and quieter; the programs here
- * import nothing and silence warnings themselves, so both paths print the same.
+ * import only the standard library (with the working copy off `sys.path`) and silence warnings
+ * themselves, so both paths print the same.
  */
 function forkable(fork: boolean, args: string[]): { python?: PythonLaunch } {
   return fork ? { python: { args, uses: [] } } : {};

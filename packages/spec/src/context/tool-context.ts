@@ -46,7 +46,8 @@ export interface ToolContext {
   /**
    * Announce a file change; other tools' `onRewrite` hooks run after the current call, or with
    * `{ early: true }` right away, alongside the rest of the call (which then must not change the
-   * announced file again). The step waits for them either way.
+   * announced file again). Hooks keep the events' order: an early event announced after one without
+   * `early` waits with it for the end of the call. The step waits for all of them either way.
    */
   emit(event: RewriteEvent, options?: EmitOptions): void;
   /** End the episode (the `submit` tool). */
