@@ -29,6 +29,10 @@ export interface EnvState {
   maxScore: number | null;
 }
 
+/**
+ * Hints for `emit`. A host may ignore them (one from before they existed does): no contract version
+ * depends on them.
+ */
 export interface EmitOptions {
   /** Start the other tools' `onRewrite` hooks now instead of after the call (e.g. pdb restarting while the rewrite checks its syntax). */
   early?: boolean;
