@@ -99,16 +99,9 @@ describe.each(backends)('Python syntax check on $name', (backend) => {
 
   test('a sandbox that dies while the interpreter is resolved in the background leaves no unhandled rejection', async () => {
     const { terminal } = withoutForkServer(env.terminal);
-    const dying = new Proxy(terminal, {
-      get(target, key) {
-        if (key === 'run') {
-          return (command: string, options?: Parameters<Terminal['run']>[1]) =>
-            command.includes('sys.executable') ? Promise.reject(new UnrecoverableTerminalError('The sandbox died.')) : target.run(command, options);
-        }
-        const value: unknown = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const dying = interceptRun(terminal, (inner, command, options) =>
+      command.includes('sys.executable') ? Promise.reject(new UnrecoverableTerminalError('The sandbox died.')) : inner.run(command, options),
+    );
     const rejections: unknown[] = [];
     const onRejection = (reason: unknown) => rejections.push(reason);
     process.on('unhandledRejection', onRejection);
@@ -132,21 +125,24 @@ describe.each(backends)('Python syntax check on $name', (backend) => {
   });
 });
 
-/** The terminal, with the launch of every `run` recorded. */
-function recordingLaunches(inner: Terminal): { terminal: Terminal; launches: Array<LaunchInfo | undefined> } {
-  const launches: Array<LaunchInfo | undefined> = [];
-  const terminal = new Proxy(inner, {
+/** The terminal with its `run` replaced (`run` gets the terminal itself); every other member is the terminal's. */
+function interceptRun(inner: Terminal, run: (inner: Terminal, ...args: Parameters<Terminal['run']>) => ReturnType<Terminal['run']>): Terminal {
+  return new Proxy(inner, {
     get(target, key) {
-      if (key === 'run') {
-        return async (...args: Parameters<Terminal['run']>) => {
-          const result = await target.run(...args);
-          launches.push(result.launch);
-          return result;
-        };
-      }
+      if (key === 'run') return (...args: Parameters<Terminal['run']>) => run(target, ...args);
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
+  });
+}
+
+/** The terminal, with the launch of every `run` recorded. */
+function recordingLaunches(inner: Terminal): { terminal: Terminal; launches: Array<LaunchInfo | undefined> } {
+  const launches: Array<LaunchInfo | undefined> = [];
+  const terminal = interceptRun(inner, async (target, ...args) => {
+    const result = await target.run(...args);
+    launches.push(result.launch);
+    return result;
   });
   return { terminal, launches };
 }
@@ -154,18 +150,10 @@ function recordingLaunches(inner: Terminal): { terminal: Terminal; launches: Arr
 /** The terminal, as one without a fork server: every `run` starts cold (its command is recorded). */
 function withoutForkServer(inner: Terminal): { terminal: Terminal; commands: string[] } {
   const commands: string[] = [];
-  const terminal = new Proxy(inner, {
-    get(target, key) {
-      if (key === 'run') {
-        return (command: string, options: Parameters<Terminal['run']>[1] = {}) => {
-          commands.push(command);
-          const { python: _dropped, ...cold } = options;
-          return target.run(command, cold);
-        };
-      }
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  const terminal = interceptRun(inner, (target, command, options = {}) => {
+    commands.push(command);
+    const { python: _dropped, ...cold } = options;
+    return target.run(command, cold);
   });
   return { terminal, commands };
 }
