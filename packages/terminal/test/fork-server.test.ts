@@ -45,6 +45,35 @@ state = {
 print(json.dumps(state, sort_keys=True))
 `;
 
+/** A test that prints what pytest's configuration holds (plugins named by id are the same kind in every run). */
+const CONFIG_PROBE = String.raw`
+import json
+import _pytest.config
+
+
+def test_probe(pytestconfig):
+    config = pytestconfig
+    params = config.invocation_params
+    fresh = _pytest.config.get_config(['-q'])
+    state = {
+        'get_config': [_pytest.config.get_config.__module__, _pytest.config.get_config.__qualname__, _pytest.config.get_config.__code__.co_filename],
+        'params': [list(params.args), [type(p).__name__ for p in params.plugins or []], str(params.dir)],
+        'plugins': sorted('<id>' if name.isdigit() else name for name, _ in config.pluginmanager.list_name_plugin()),
+        'blocked': sorted(name for name in ('cacheprovider', 'pastebin') if config.pluginmanager.is_blocked(name)),
+        'options': sorted((key, repr(value)) for key, value in vars(config.option).items()),
+        'fresh': [fresh is not config, fresh.pluginmanager is not config.pluginmanager, list(fresh.invocation_params.args)],
+    }
+    print('STATE' + json.dumps(state, sort_keys=True) + 'END')
+`;
+
+function configState(output: string): unknown {
+  const match = /STATE(.*)END/.exec(output);
+  if (!match) throw new Error(`the config probe printed no state:\n${output}`);
+  return JSON.parse(match[1]!);
+}
+
+const withoutDurations = (output: string): string => output.replace(/\d+\.\d+s/g, '<t>');
+
 const REPO: Record<string, string> = {
   'probe.py': PROBE,
   'mod.py': 'VALUE = 1\nSTATE = []\n',
@@ -180,6 +209,30 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     }
   });
 
+  it("hands pytest.main the configuration it prepared: the run sees what a cold one sees, with -p options too", async () => {
+    await term.writeFile('probe_config/test_config_probe.py', CONFIG_PROBE);
+    for (const args of [['-m', 'pytest', '-s', '-q', 'test_config_probe.py'], ['-m', 'pytest', '-s', '-q', '-p', 'no:cacheprovider', 'test_config_probe.py'], ['-m', 'pytest', '-s', '-q', '-pno:pastebin', '-k', 'probe']]) {
+      const command = `${term.python} ${args.map(quote).join(' ')}`;
+      const cold = await term.run(command, { cwd: 'probe_config', timeoutMs: 30_000 });
+      const forked = await term.run(command, { cwd: 'probe_config', timeoutMs: 30_000, python: launch(args, ['pytest']) });
+      expect(forked.launch).toEqual({ via: 'fork-server' });
+      expect(cold.exitCode).toBe(0);
+      expect(configState(forked.output)).toEqual(configState(cold.output));
+      expect({ output: withoutDurations(forked.output), exitCode: forked.exitCode }).toEqual({ output: withoutDurations(cold.output), exitCode: cold.exitCode });
+    }
+    expect((configState((await term.run(`${term.python} -m pytest -s -q -p no:cacheprovider`, { cwd: 'probe_config', python: launch(['-m', 'pytest', '-s', '-q', '-p', 'no:cacheprovider'], ['pytest']) })).output) as { blocked: string[] }).blocked).toEqual(['cacheprovider']);
+  });
+
+  it('hands it over only to programs that use pytest alone, and only on their first get_config', async () => {
+    // White-box: get_config's code before and after the first call (a program that looks before it calls
+    // pytest.main sees the hand-over; the contract says programs with uses ['pytest'] call it first).
+    const program = 'import _pytest.config as c; print(c.get_config.__code__.co_filename); c.get_config(["-q"]); print(c.get_config.__code__.co_filename)';
+    const pytestFile = (await term.run(`${term.python} -c 'import _pytest.config as c; print(c.__file__)'`)).output.trim();
+    const run = async (uses: PythonLaunch['uses']): Promise<string[]> => (await term.run(`${term.python} -c ${quote(program)}`, { python: launch(['-c', program], uses) })).output.trim().split('\n');
+    expect(await run(['pytest'])).toEqual(['<debug-gym-fork-server>', pytestFile]);
+    expect(await run(['pytest', 'pdb'])).toEqual([pytestFile, pytestFile]);
+  });
+
   it('kills the forked process group at the time limit', async () => {
     const program = 'import subprocess, time; subprocess.Popen(["sleep", "60"]); time.sleep(60)';
     const result = await term.run(`${term.python} -c ${quote(program)}`, { timeoutMs: 700, python: launch(['-c', program]) });
@@ -275,30 +328,60 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     expect(vias.at(-1)).toBe('fork-server');
   });
 
-  it('is closed to the sandbox user from its first import on: an entry-point plugin imported while it preloads finds it non-dumpable', async () => {
-    // A pytest11 plugin outside the working copy (the server preloads those): it records PR_GET_DUMPABLE.
-    // Dumpable there would let the agent's processes ptrace the server while it imports, where Yama allows it.
+  it('is closed to the sandbox user from its first import on: a module imported while it preloads finds it non-dumpable', async () => {
+    // A module on PYTHONPATH that pytest imports as it is imported (iniconfig, whose place it takes: the
+    // pytest group then fails, which the status reports). It records PR_GET_DUMPABLE; dumpable there
+    // would let the agent's processes ptrace the server while it imports, where Yama allows it.
     const dir = `/tmp/dg-dumpable-probe-${process.pid}-${name}`;
-    const plugin = [
+    const planted = [
       'import ctypes, os',
       "with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dumpable.txt'), 'w') as handle:",
       '    handle.write(str(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)))',
     ].join('\n');
-    const info = `${dir}/dg_dumpable_probe-1.0.dist-info`;
+    const probe = create({ PYTHONPATH: dir });
+    try {
+      await probe.start();
+      const setup = await probe.run(`mkdir -p ${dir} && printf '%s\\n' ${quote(planted)} > ${dir}/iniconfig.py`);
+      expect(setup.exitCode).toBe(0);
+      const status = await probe.startForkServer?.();
+      expect(status).toMatchObject({ ready: true, problems: { pytest: expect.stringContaining('iniconfig') } });
+      expect((await probe.run(`cat ${dir}/dumpable.txt`)).output).toBe('0');
+    } finally {
+      await probe.run(`rm -rf ${dir}`).catch(() => undefined);
+      await probe.close();
+    }
+  });
+
+  it('leaves pytest11 entry-point plugins to the child: pytest imports them through its assertion rewriter', async () => {
+    // A plugin distribution as pip installs one (RECORD lists its module): pytest marks the module for
+    // rewriting, so one the server had imported would be plain and warned about ("already imported").
+    const dir = `/tmp/dg-entry-point-probe-${process.pid}-${name}`;
+    const info = `${dir}/dg_entry_probe-1.0.dist-info`;
+    const plugin = ['def check(value):', '    assert value == 1', '', 'def pytest_report_header(config):', '    return "dg-entry-probe loaded"'].join('\n');
+    const test = ['from dg_entry_probe import check', '', 'def test_rewritten():', '    check(2)'].join('\n');
     const probe = create({ PYTHONPATH: dir });
     try {
       await probe.start();
       const setup = await probe.run(
         [
           `mkdir -p ${info}`,
-          `printf '%s\\n' ${quote(plugin)} > ${dir}/dg_dumpable_probe.py`,
-          `printf 'Metadata-Version: 2.1\\nName: dg-dumpable-probe\\nVersion: 1.0\\n' > ${info}/METADATA`,
-          `printf '[pytest11]\\ndg_dumpable_probe = dg_dumpable_probe\\n' > ${info}/entry_points.txt`,
+          `printf '%s\\n' ${quote(plugin)} > ${dir}/dg_entry_probe.py`,
+          `printf 'Metadata-Version: 2.1\\nName: dg-entry-probe\\nVersion: 1.0\\n' > ${info}/METADATA`,
+          `printf '[pytest11]\\ndg_entry_probe = dg_entry_probe\\n' > ${info}/entry_points.txt`,
+          `printf 'dg_entry_probe.py,,\\ndg_entry_probe-1.0.dist-info/METADATA,,\\n' > ${info}/RECORD`,
         ].join(' && '),
       );
       expect(setup.exitCode).toBe(0);
+      await probe.writeFile('test_entry.py', `${test}\n`);
       expect(await probe.startForkServer?.()).toMatchObject({ ready: true, problems: {} });
-      expect((await probe.run(`cat ${dir}/dumpable.txt`)).output).toBe('0');
+      const args = ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_entry.py'];
+      const command = `${probe.python} ${args.join(' ')}`;
+      const cold = await probe.run(command, { timeoutMs: 30_000 });
+      const forked = await probe.run(command, { timeoutMs: 30_000, python: launch(args, ['pytest']) });
+      expect(forked.launch).toEqual({ via: 'fork-server' });
+      // Rewritten in the plugin: the failure shows the compared value.
+      expect(cold.output).toContain('assert 2 == 1');
+      expect(withoutDurations(forked.output)).toBe(withoutDurations(cold.output));
     } finally {
       await probe.run(`rm -rf ${dir}`).catch(() => undefined);
       await probe.close();

@@ -21,7 +21,9 @@ export interface PythonLaunch {
   /**
    * The groups the program imports from outside the working copy before any code of the repository
    * runs: `[]`, `['pytest']` or `['pytest', 'pdb']` (a prefix of the preload order). The child keeps
-   * those modules and forgets every other preloaded one.
+   * those modules and forgets every other preloaded one. With `['pytest']` the program calls
+   * `pytest.main` before it looks at anything else of pytest: its first `_pytest.config.get_config`
+   * may return a configuration the fork server built ahead (equal to a fresh one).
    */
   uses: readonly ForkGroup[];
 }

@@ -6,8 +6,8 @@ socket FD (an AF_UNIX SOCK_SEQPACKET socketpair whose other end only the helper 
 
 It imports, once, what the cold programs import before any code of the repository runs (groups):
 
-- ``pytest``: what debug-gym's scoring launcher imports (pytest and the internals it watches),
-  pytest's default plugins and the ``pytest11`` entry-point plugins (those outside the working copy);
+- ``pytest``: what debug-gym's scoring launcher imports (pytest and the internals it watches) and
+  pytest's default plugins (not the ``pytest11`` entry-point plugins: see default_plugin_modules);
 - ``pdb``: what the pdb driver imports (pdb and its modules).
 
 Then, for each request ``{argv, env, cwd, uses, pty, pdeathsig}`` with three descriptors (stdin,
@@ -17,7 +17,8 @@ environment with what the shell and Python add, `__main__`, standard streams, si
 imported and nothing else) and runs the program. The helper hears ``{"id", "pid"}`` (or
 ``{"id", "refused": reason}``: the helper then runs the cold command) and later ``{"exit", "code"}``.
 
-The server never imports the repository's code, never runs pytest, and holds nothing a child can use:
+The server never imports the repository's code and never runs pytest (it builds pytest's
+configuration once, before anything is read: prepare_pytest_config), and holds nothing a child can use:
 it is non-dumpable (no ptrace, no /proc/PID/mem or fd for the sandbox user), its control socket is
 closed in every child, and a child that kills or stops it only costs speed (the helper falls back to
 cold commands and starts a new server).
@@ -57,7 +58,7 @@ RUNTIME_ONLY_ENV = {"TERM", "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "COLUMNS", "
 MAX_LISTED = 20000
 GROUP_MODULES = {
     # What the scoring launcher (core's pytest-launcher-source.ts) imports before the repository is
-    # on sys.path; then pytest's default plugins and entry-point plugins (see pytest_plugin_modules).
+    # on sys.path; then pytest's default plugins (see default_plugin_modules).
     "pytest": ["json", "os", "shutil", "sys", "pytest", "_pytest", "pluggy", "_pytest.runner", "_pytest.reports",
                "_pytest.main", "_pytest.python", "_pytest.terminal", "_pytest.config"],
     # What tool-pdb's driver (dg_pdb.py) and pdb's main import before the program starts.
@@ -103,30 +104,18 @@ def from_workdir(spec):
     return any(inside(path, WORKDIR) for path in paths + list(spec.submodule_search_locations or []))
 
 
-def pytest_plugin_modules():
-    """pytest's default plugins, and the entry-point plugins whose code is outside the working copy."""
-    names = []
+def default_plugin_modules():
+    """pytest's default plugins (imported by get_config, before pytest installs its assertion rewriter).
+
+    Not the ``pytest11`` entry-point plugins: a cold pytest imports them after it installed the
+    rewriter, which rewrites the modules of every distribution with such an entry point (and any module
+    the repository's ``python_files`` matches); a preloaded one would be neither rewritten nor silent
+    (PytestAssertRewriteWarning: module already imported)."""
     try:
         from _pytest.config import default_plugins
-
-        names += ["_pytest." + name for name in default_plugins]
     except Exception:
-        pass
-    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
-        return names
-    try:
-        from importlib import metadata
-
-        found = metadata.entry_points()
-        group = found.select(group="pytest11") if hasattr(found, "select") else found.get("pytest11", [])
-        for entry in group:
-            module = entry.value.split(":")[0].strip()
-            spec = locate(module.split(".")[0])
-            if spec is not None and not from_workdir(spec):
-                names.append(module)
-    except Exception:
-        pass
-    return names
+        return []
+    return ["_pytest." + name for name in default_plugins]
 
 
 def import_group(group):
@@ -147,9 +136,9 @@ def import_group(group):
             errors.append("%s: %s: %s" % (names[index], type(error).__name__, error))
         index += 1
         if index == len(names) and not plugins_listed and not errors:
-            # Listed only once pytest imported: its default plugins, then the entry points.
+            # Listed only once pytest imported.
             plugins_listed = True
-            names += pytest_plugin_modules()
+            names += default_plugin_modules()
     return "; ".join(errors) or None
 
 
@@ -264,6 +253,60 @@ warm_inspect()
 # a child's collections (and the final one) never walk it, nor copy its pages by touching them.
 __import__("gc").collect()
 __import__("gc").freeze()
+
+
+def prepare_pytest_config():
+    """pytest's configuration as ``_pytest.config.get_config(None, None)`` builds it before it reads
+    anything: a plugin manager with pytest's hooks, the default plugins registered, their options
+    declared (~4 ms of every pytest.main, all of it independent of the working copy, the arguments and
+    the cwd). A child whose program starts with pytest.main gets it (hand_over_pytest_config).
+
+    Built after gc.freeze, so a child's collector sees it as it sees a cold run's. Not built where it
+    could differ from a child's own: pytest's tracing on (PYTEST_DEBUG writes to stderr), a pytest
+    whose get_config is not the one known (6 to 9). Output or an error while building it makes the
+    pytest group a problem, as output while importing does (a child would have shown it)."""
+    if "pytest" not in GROUPS or "pytest" in PROBLEMS or os.environ.get("PYTEST_DEBUG"):
+        return None
+    try:
+        major = int(sys.modules["pytest"].__version__.split(".")[0])
+    except Exception:
+        return None
+    if not 6 <= major <= 9:
+        return None
+    capture = os.memfd_create("fork-server-pytest-config")
+    saved = [os.dup(1), os.dup(2)]
+    for fd in (1, 2):
+        os.dup2(capture, fd)
+    before = set(sys.modules)
+    config = problem = None
+    try:
+        module = sys.modules["_pytest.config"]
+        config = module.get_config(None, None)
+        params = config.invocation_params
+        if params != type(params)(args=(), plugins=None, dir=type(params.dir).cwd()):
+            config = None
+    except Exception as error:
+        config, problem = None, "building its configuration failed: %s: %s" % (type(error).__name__, error)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    if problem is None and os.fstat(capture).st_size > 0:
+        os.lseek(capture, 0, 0)
+        config, problem = None, "building its configuration prints %r" % os.read(capture, 200).decode("utf-8", "replace")
+    for fd, original in zip((1, 2), saved):
+        os.dup2(original, fd)
+        os.close(original)
+    os.close(capture)
+    # What get_config imported is what a cold run imports there, before any code of the repository.
+    GROUPS["pytest"] |= set(sys.modules) - before
+    if problem is not None:
+        PROBLEMS["pytest"] = problem
+    return config
+
+
+PYTEST_CONFIG = prepare_pytest_config()
 
 
 def module_files():
@@ -447,6 +490,8 @@ def child_main(server, request, fds, drop_plan):
     argv = list(request["argv"])
     show_process([ORIG_ARGV0] + argv, env)
     forget_modules(drop_plan)
+    if PYTEST_CONFIG is not None and list(request.get("uses") or []) == ["pytest"]:
+        hand_over_pytest_config(PYTEST_CONFIG)
     make_stdio()
     run_program(argv, cwd)
 
@@ -545,6 +590,30 @@ def forget_modules(plan):
                 delattr(holder, child)
             except AttributeError:
                 pass
+
+
+def hand_over_pytest_config(config):
+    """The program's first get_config (pytest.main's first step) returns the server's prepared
+    configuration with this child's invocation parameters; get_config is pytest's own again from that
+    call on. Arguments with a -p option get pytest's own at once (get_config applies `-p no:NAME`
+    before it registers the default plugins), as does anything unexpected (pytest's own then raises
+    what it raises). Only for `uses == ['pytest']`, whose programs call pytest.main before anything
+    else of pytest (the pdb driver stops at a prompt first)."""
+    module = sys.modules["_pytest.config"]
+    original = module.get_config
+
+    def get_config(args=None, plugins=None):
+        module.get_config = original
+        if args is None or (isinstance(args, (list, tuple)) and not any(isinstance(arg, str) and arg.startswith("-p") for arg in args)):
+            try:
+                params = config.invocation_params
+                config.invocation_params = type(params)(args=args or (), plugins=plugins, dir=type(params.dir).cwd())
+                return config
+            except Exception:
+                pass
+        return original(args, plugins)
+
+    module.get_config = get_config
 
 
 def make_stdio():
