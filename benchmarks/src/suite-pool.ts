@@ -1,6 +1,7 @@
 /**
  * reset() on a terminal whose sandboxes come from a warm pool (started, fork server ready): what
- * reset costs when nothing has to start. Each sample waits until the pool is full again.
+ * reset costs when nothing has to start. Each sample waits until the pool is full again and the
+ * previous sandbox is closed (before, it waited 200 ms, and a Docker refill often still ran).
  */
 import { SandboxPool } from '@debug-gym/terminal';
 import { type BackendName, type BackendSettings, makeTerminal } from './backends.js';
@@ -20,14 +21,15 @@ export async function runPoolSuite(backend: BackendName, settings: BackendSettin
   const rows = new RowCollector();
   progress.phase(`${backend}: reset() from a warm pool`);
   const pool = await SandboxPool.create({ size: 1, create: () => makeTerminal(backend, settings) });
-  const terminal = new InstrumentedTerminal(pool.terminal());
+  const pooled = pool.terminal();
+  const terminal = new InstrumentedTerminal(pooled);
   const env = createPerfEnv(task, terminal);
   try {
     const meter = new Meter(() => null, terminal);
     for (let index = 0; index < options.warmup + options.repeat; index++) {
-      // The previous sandbox's close and the pool's refill run in the background: let them finish.
-      await new Meter(() => null).settle();
-      while (pool.ready < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The previous sandbox's close and the pool's refill run in the background: let them finish
+      // (a warm pool is one whose sandbox is started), then let their processes' exits settle.
+      await pooled.settled();
       await new Promise((resolve) => setTimeout(resolve, 200));
       const { sample } = await meter.measure(() => env.reset(), resetDone);
       if (index >= options.warmup) rows.add('reset.pooled', 'reset', 'reset() from a warm pool (sandbox started, fork server ready)', sample);

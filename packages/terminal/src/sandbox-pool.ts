@@ -65,6 +65,11 @@ export class SandboxPool {
     return new PooledTerminal(this);
   }
 
+  /** Resolves once every sandbox the pool holds has started (or failed to): the pool is warm again. */
+  async filled(): Promise<void> {
+    await Promise.allSettled([...this.idle]);
+  }
+
   /** A started sandbox: a pooled one when there is one, else one started now. The pool refills. */
   async take(): Promise<Terminal> {
     const next = this.idle.shift();
@@ -132,6 +137,14 @@ export class PooledTerminal implements Terminal {
     // The old sandbox goes in the background: a reset does not wait for a container's removal.
     if (previous) this.closing = Promise.all([this.closing, previous.close().catch(() => undefined)]).then(() => undefined);
     this.current = await this.pool.take();
+  }
+
+  /**
+   * Resolves when what the last `start()` left to the background is done: the previous sandbox closed
+   * and the pool full again (what a reset that must not compete with it, e.g. a benchmark's, waits for).
+   */
+  async settled(): Promise<void> {
+    await Promise.all([this.closing, this.pool.filled()]);
   }
 
   async close(): Promise<void> {

@@ -60,8 +60,11 @@ describe.each(backends)('a sandbox pool on $name', ({ name, create }) => {
     // A fresh sandbox: nothing of the previous one.
     expect(await terminal.stat('mine.txt')).toBeNull();
     if (name === 'local') expect(terminal.workdir).not.toBe(first);
-    await expect.poll(() => pool.ready, { timeout: 30_000 }).toBe(2);
+    // settled(): the sandbox the second start() replaced is closed, and both pooled ones are started.
+    await terminal.settled();
+    expect(pool.ready).toBe(2);
     expect(made.length).toBe(4);
+    expect(made.map((term) => term.started)).toEqual([false, true, true, true]);
     await terminal.close();
     await pool.close();
     expect(pool.ready).toBe(0);
