@@ -6,9 +6,11 @@ import rewriteTool from '@debug-gym/tool-rewrite';
 import viewTool from '@debug-gym/tool-view';
 const kind = process.argv[2] ?? 'docker';
 const deferMs = Number(process.argv[3] ?? 0);
-const make = () => kind === 'docker' ? new DockerTerminal({ image: 'debug-gym/python-offline:bookworm', python: 'python3' }) : new LocalTerminal({ python: '/usr/bin/python3' });
-const pool = await SandboxPool.create({ size: 1, create: make });
+const make0 = () => kind === 'docker' ? new DockerTerminal({ image: 'debug-gym/python-offline:bookworm', python: 'python3' }) : new LocalTerminal({ python: '/usr/bin/python3' });
+const make = () => { const t = make0(); if (process.argv[4]) { const c = t.close.bind(t); t.close = () => new Promise((r) => setTimeout(r, 1000)).then(c); } return t; };
+const pool = await SandboxPool.create({ size: 1, create: make, backgroundDelayMs: Number(process.env.BG ?? 250) });
 const terminal = pool.terminal();
+if (deferMs) { const r = pool.refill.bind(pool); let first = true; pool.refill = (f) => { if (first) { first = false; return r(f); } setTimeout(() => r(), deferMs); }; }
 let t0 = 0; const log = [];
 for (const m of ['start', 'copyIn', 'run', 'readFile', 'writeFile', 'remove', 'stat', 'openSession', 'readDir']) {
   const orig = terminal[m].bind(terminal);

@@ -2,7 +2,8 @@
  * Warm sandboxes: a pool keeps `size` terminals started (Docker container running with its helper
  * attached, bubblewrap jail up, local working copy made) with their fork server importing, so that
  * `reset()` takes a ready one instead of starting one. Each `PooledTerminal` hands its env one
- * sandbox per `start()` and the pool starts the next in the background.
+ * sandbox per `start()`; shortly after (`backgroundDelayMs`), so as not to compete with the reset
+ * that took it, the pool starts the next and the replaced sandbox is closed, in the background.
  *
  * Pooled sandboxes are ordinary started terminals: each holds its lease (local, bubblewrap) or its
  * ownership labels (Docker), so `debug-gym gc` reclaims them after the driver is SIGKILLed, and a
@@ -22,6 +23,9 @@ import type {
   TerminalSession,
 } from '@debug-gym/core';
 import { EnvConfigError, TerminalNotStartedError } from '@debug-gym/core';
+import { DelayedTask } from './delayed-task.js';
+
+const DEFAULT_BACKGROUND_DELAY_MS = 250;
 
 export interface SandboxPoolOptions {
   /** A new, not yet started terminal (the pool starts it): every pooled sandbox is one of these. */
@@ -30,13 +34,23 @@ export interface SandboxPoolOptions {
   size?: number;
   /** Start each pooled sandbox's fork server with these groups (default `['pytest', 'pdb']`); false: none. */
   forkServer?: ForkServerOptions | false;
+  /**
+   * Milliseconds between a `start()` taking a sandbox and the pool starting its replacement and
+   * closing the sandbox that start replaced (default 250; 0: at once). A reset runs its first test
+   * and starts pdb on both cores of a small machine right after it took the sandbox; a container
+   * starting or being removed beside it (dockerd's work) slowed it by a fifth. `close()`,
+   * `settled()` and `filled()` do not wait out the delay.
+   */
+  backgroundDelayMs?: number;
 }
 
 export class SandboxPool {
   /** Started (or starting) sandboxes nobody took yet. */
   private readonly idle: Array<Promise<Terminal>> = [];
   private readonly size: number;
+  readonly backgroundDelayMs: number;
   private closed = false;
+  private pendingRefill: DelayedTask | undefined;
 
   private constructor(
     private readonly options: SandboxPoolOptions,
@@ -45,6 +59,10 @@ export class SandboxPool {
   ) {
     this.size = options.size ?? 1;
     if (!Number.isInteger(this.size) || this.size < 0) throw new EnvConfigError(`A sandbox pool's size must be a whole number ≥ 0, got ${String(options.size)}.`);
+    this.backgroundDelayMs = options.backgroundDelayMs ?? DEFAULT_BACKGROUND_DELAY_MS;
+    if (!Number.isFinite(this.backgroundDelayMs) || this.backgroundDelayMs < 0) {
+      throw new EnvConfigError(`A sandbox pool's backgroundDelayMs must be a number of milliseconds ≥ 0, got ${String(options.backgroundDelayMs)}.`);
+    }
   }
 
   /** A pool, filling in the background from now on. */
@@ -65,15 +83,24 @@ export class SandboxPool {
     return new PooledTerminal(this);
   }
 
-  /** Resolves once every sandbox the pool holds has started (or failed to): the pool is warm again. */
+  /** Resolves once the pool is full again and every sandbox in it has started (or failed to). */
   async filled(): Promise<void> {
+    await this.pendingRefill?.flush();
     await Promise.allSettled([...this.idle]);
+  }
+
+  /** Runs `task` after the pool's background delay (or when the returned task is flushed). */
+  later(task: () => Promise<unknown> | unknown): DelayedTask {
+    return new DelayedTask(task, this.backgroundDelayMs);
   }
 
   /** A started sandbox: a pooled one when there is one, else one started now. The pool refills. */
   async take(): Promise<Terminal> {
     const next = this.idle.shift();
-    this.refill();
+    this.pendingRefill ??= this.later(() => {
+      this.pendingRefill = undefined;
+      this.refill();
+    });
     if (next) {
       try {
         return await next;
@@ -87,6 +114,7 @@ export class SandboxPool {
   /** Close the sandboxes nobody took; those taken belong to their terminals. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.pendingRefill?.flush();
     const idle = this.idle.splice(0);
     await Promise.all(idle.map(async (entry) => (await entry.catch(() => undefined))?.close().catch(() => undefined)));
   }
@@ -111,7 +139,8 @@ export class SandboxPool {
 /** A Terminal whose sandbox comes from a SandboxPool at every `start()`; every call goes to it. */
 export class PooledTerminal implements Terminal {
   private current: Terminal | undefined;
-  private closing: Promise<void> = Promise.resolve();
+  /** Sandboxes a start() replaced, closing (or waiting for the pool's background delay to close). */
+  private replaced: DelayedTask[] = [];
 
   constructor(private readonly pool: SandboxPool) {}
 
@@ -134,23 +163,29 @@ export class PooledTerminal implements Terminal {
   async start(): Promise<void> {
     const previous = this.current;
     this.current = undefined;
-    // The old sandbox goes in the background: a reset does not wait for a container's removal.
-    if (previous) this.closing = Promise.all([this.closing, previous.close().catch(() => undefined)]).then(() => undefined);
+    // The old sandbox goes in the background, after the delay: a reset does not wait for a container's removal.
+    if (previous) {
+      const task = this.pool.later(() => previous.close());
+      this.replaced.push(task);
+      void task.done.then(() => {
+        this.replaced = this.replaced.filter((entry) => entry !== task);
+      });
+    }
     this.current = await this.pool.take();
   }
 
   /**
-   * Resolves when what the last `start()` left to the background is done: the previous sandbox closed
-   * and the pool full again (what a reset that must not compete with it, e.g. a benchmark's, waits for).
+   * Does now what the last `start()` left for later (close the sandbox it replaced, refill the pool)
+   * and resolves when that is done: what a reset that must not compete with it (a benchmark's) waits for.
    */
   async settled(): Promise<void> {
-    await Promise.all([this.closing, this.pool.filled()]);
+    await Promise.all([...this.replaced.map((task) => task.flush()), this.pool.filled()]);
   }
 
   async close(): Promise<void> {
     const previous = this.current;
     this.current = undefined;
-    await Promise.all([this.closing, previous?.close()]);
+    await Promise.all([...this.replaced.map((task) => task.flush()), previous?.close()]);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

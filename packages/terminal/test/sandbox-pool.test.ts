@@ -33,8 +33,9 @@ if (requireOrSkip('docker', docker.available, docker.reason)) backends.push({ na
 const require = createRequire(import.meta.url);
 const viteNode = join(dirname(createRequire(require.resolve('vitest/package.json')).resolve('vite-node/package.json')), 'vite-node.mjs');
 
-it('refuses a size that is not a whole number', async () => {
+it('refuses a size that is not a whole number, and a background delay that is not a duration', async () => {
   await expect(SandboxPool.create({ size: -1, create: () => new LocalTerminal({ python }) })).rejects.toBeInstanceOf(EnvConfigError);
+  await expect(SandboxPool.create({ backgroundDelayMs: -5, create: () => new LocalTerminal({ python }) })).rejects.toThrow(/backgroundDelayMs .* ≥ 0, got -5/);
 });
 
 describe.each(backends)('a sandbox pool on $name', ({ name, create }) => {
@@ -68,6 +69,28 @@ describe.each(backends)('a sandbox pool on $name', ({ name, create }) => {
     await terminal.close();
     await pool.close();
     expect(pool.ready).toBe(0);
+    expect(made.every((term) => !term.started)).toBe(true);
+  });
+
+  it('leaves the refill and the replaced sandbox\'s close for later (backgroundDelayMs), and does them at once on settled() or close()', async () => {
+    const made: Terminal[] = [];
+    const pool = await SandboxPool.create({ size: 1, backgroundDelayMs: 60_000, create: () => made[made.push(create()) - 1] as Terminal });
+    pools.push(pool);
+    await pool.filled();
+    const terminal = pool.terminal();
+    await terminal.start();
+    await terminal.start();
+    // The pool was empty (its refill waits): the second start launched one itself; the first sandbox is not closed yet.
+    expect(made.map((term) => term.started)).toEqual([true, true]);
+    expect(pool.ready).toBe(0);
+    await terminal.settled();
+    expect(made.map((term) => term.started)).toEqual([false, true, true]);
+    expect(pool.ready).toBe(1);
+    await terminal.start();
+    await terminal.close();
+    await pool.close();
+    // close() closed the replaced sandbox at once, and the refill it cut short started nothing.
+    expect(made.length).toBe(3);
     expect(made.every((term) => !term.started)).toBe(true);
   });
 
