@@ -66,6 +66,15 @@ def test_probe(pytestconfig):
     print('STATE' + json.dumps(state, sort_keys=True) + 'END')
 `;
 
+/** What the scoring launcher and the pdb driver import before the repository's code (the two groups), then the module list. */
+const GROUP_IMPORTS = [
+  'import json, os, shutil, sys, pytest, _pytest, pluggy, _pytest.runner, _pytest.reports, _pytest.main, _pytest.python, _pytest.terminal, _pytest.config',
+  'from _pytest.config import default_plugins',
+  'for name in default_plugins: __import__("_pytest." + name)',
+  'import base64, zlib, bdb, inspect, io, linecache, pdb, runpy, cmd, code, glob',
+  'print(json.dumps(sorted(sys.modules)))',
+].join('\n');
+
 function configState(output: string): unknown {
   const match = /STATE(.*)END/.exec(output);
   if (!match) throw new Error(`the config probe printed no state:\n${output}`);
@@ -231,6 +240,9 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     const run = async (uses: PythonLaunch['uses']): Promise<string[]> => (await term.run(`${term.python} -c ${quote(program)}`, { python: launch(['-c', program], uses) })).output.trim().split('\n');
     expect(await run(['pytest'])).toEqual(['<debug-gym-fork-server>', pytestFile]);
     expect(await run(['pytest', 'pdb'])).toEqual([pytestFile, pytestFile]);
+    // A pdb child stops at its prompt before get_config runs: nothing get_config imported is there yet.
+    const [cold, forked] = await both(['-c', GROUP_IMPORTS], { uses: ['pytest', 'pdb'] });
+    expect(JSON.parse(forked.output)).toEqual(JSON.parse(cold.output));
   });
 
   it('kills the forked process group at the time limit', async () => {

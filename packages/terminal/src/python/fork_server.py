@@ -299,14 +299,21 @@ def prepare_pytest_config():
         os.dup2(original, fd)
         os.close(original)
     os.close(capture)
-    # What get_config imported is what a cold run imports there, before any code of the repository.
-    GROUPS["pytest"] |= set(sys.modules) - before
+    # What get_config imported (a cold run imports it there): kept by the children that get the
+    # configuration, forgotten by the others (a pdb child shows its prompt before get_config runs).
+    CONFIG_MODULES.update(set(sys.modules) - before)
     if problem is not None:
         PROBLEMS["pytest"] = problem
     return config
 
 
+CONFIG_MODULES = set()
 PYTEST_CONFIG = prepare_pytest_config()
+
+
+def gets_pytest_config(uses):
+    """Whether a child of these groups is handed PYTEST_CONFIG (see hand_over_pytest_config)."""
+    return PYTEST_CONFIG is not None and list(uses) == ["pytest"]
 
 
 def module_files():
@@ -410,7 +417,7 @@ class Server(object):
         key = (tuple(uses), len(sys.modules))
         plan = self.plans.get(key)
         if plan is None:
-            keep = set()
+            keep = set(CONFIG_MODULES) if gets_pytest_config(uses) else set()
             for group in uses:
                 keep |= GROUPS.get(group, set())
             names = sorted(set(sys.modules) - BASE_MODULES - keep, key=len, reverse=True)
@@ -490,7 +497,7 @@ def child_main(server, request, fds, drop_plan):
     argv = list(request["argv"])
     show_process([ORIG_ARGV0] + argv, env)
     forget_modules(drop_plan)
-    if PYTEST_CONFIG is not None and list(request.get("uses") or []) == ["pytest"]:
+    if gets_pytest_config(request.get("uses") or []):
         hand_over_pytest_config(PYTEST_CONFIG)
     make_stdio()
     run_program(argv, cwd)
@@ -637,11 +644,13 @@ def make_stdio():
 
 def run_program(argv, cwd):
     """Run the program as the interpreter would; imports nothing a fresh interpreter would not have."""
+    # Imported for finalize; out of sys.modules again unless the program's groups had imported them.
+    had = [name for name in ("atexit", "gc") if name in sys.modules]
     import atexit
     import gc
 
     for name in ("atexit", "gc"):
-        if name not in BASE_MODULES:
+        if name not in had:
             sys.modules.pop(name, None)
     main = type(sys)("__main__")
     if MAIN_HAS_ANNOTATIONS:
