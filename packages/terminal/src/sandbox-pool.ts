@@ -38,8 +38,8 @@ export interface SandboxPoolOptions {
    * Milliseconds between a `start()` taking a sandbox and the pool starting its replacement and
    * closing the sandbox that start replaced (default 250; 0: at once). A reset runs its first test
    * and starts pdb on both cores of a small machine right after it took the sandbox; a container
-   * starting or being removed beside it (dockerd's work) slowed it by a fifth. `close()`,
-   * `settled()` and `filled()` do not wait out the delay.
+   * starting and another being removed beside it (dockerd's work) made a warm Docker reset take nearly
+   * twice as long. `close()`, `settled()` and `filled()` do not wait out the delay.
    */
   backgroundDelayMs?: number;
 }
