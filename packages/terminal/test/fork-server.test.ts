@@ -386,7 +386,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
       expect(setup.exitCode).toBe(0);
       await probe.writeFile('test_entry.py', `${test}\n`);
       expect(await probe.startForkServer?.()).toMatchObject({ ready: true, problems: {} });
-      const args = ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_entry.py'];
+      const args = ['-m', 'pytest', '-q', 'test_entry.py'];
       const command = `${probe.python} ${args.join(' ')}`;
       const cold = await probe.run(command, { timeoutMs: 30_000 });
       const forked = await probe.run(command, { timeoutMs: 30_000, python: launch(args, ['pytest']) });
