@@ -218,18 +218,23 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     }
   });
 
-  it("hands pytest.main the configuration it prepared: the run sees what a cold one sees, with -p options too", async () => {
+  it("hands pytest.main the configuration it prepared: the run sees what a cold one sees, with -p options and usage errors too", async () => {
     await term.writeFile('probe_config/test_config_probe.py', CONFIG_PROBE);
-    for (const args of [['-m', 'pytest', '-s', '-q', 'test_config_probe.py'], ['-m', 'pytest', '-s', '-q', '-p', 'no:cacheprovider', 'test_config_probe.py'], ['-m', 'pytest', '-s', '-q', '-pno:pastebin', '-k', 'probe']]) {
+    const run = async (args: string[]): Promise<[RunResult, RunResult]> => {
       const command = `${term.python} ${args.map(quote).join(' ')}`;
       const cold = await term.run(command, { cwd: 'probe_config', timeoutMs: 30_000 });
       const forked = await term.run(command, { cwd: 'probe_config', timeoutMs: 30_000, python: launch(args, ['pytest']) });
       expect(forked.launch).toEqual({ via: 'fork-server' });
+      expect({ output: withoutDurations(forked.output), exitCode: forked.exitCode }).toEqual({ output: withoutDurations(cold.output), exitCode: cold.exitCode });
+      return [cold, forked];
+    };
+    for (const args of [['-m', 'pytest', '-s', '-q', 'test_config_probe.py'], ['-m', 'pytest', '-s', '-q', '-p', 'pytester', '-k', 'probe']]) {
+      const [cold, forked] = await run(args);
       expect(cold.exitCode).toBe(0);
       expect(configState(forked.output)).toEqual(configState(cold.output));
-      expect({ output: withoutDurations(forked.output), exitCode: forked.exitCode }).toEqual({ output: withoutDurations(cold.output), exitCode: cold.exitCode });
     }
-    expect((configState((await term.run(`${term.python} -m pytest -s -q -p no:cacheprovider`, { cwd: 'probe_config', python: launch(['-m', 'pytest', '-s', '-q', '-p', 'no:cacheprovider'], ['pytest']) })).output) as { blocked: string[] }).blocked).toEqual(['cacheprovider']);
+    // A usage error names the program (pytest 9 builds its parser, and takes that name, in get_config).
+    expect((await run(['-m', 'pytest', '--no-such-option']))[0].exitCode).toBe(4);
   });
 
   it('hands it over only to programs that use pytest alone, and only on their first get_config', async () => {
@@ -243,6 +248,14 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     // A pdb child stops at its prompt before get_config runs: nothing get_config imported is there yet.
     const [cold, forked] = await both(['-c', GROUP_IMPORTS], { uses: ['pytest', 'pdb'] });
     expect(JSON.parse(forked.output)).toEqual(JSON.parse(cold.output));
+  });
+
+  it('does not run gc callbacks at exit, as CPython\'s shutdown collection does not', async () => {
+    // The callback uses a global of its module, which the child's exit empties before its last collection.
+    await term.writeFile('gc_hook.py', ['import gc', '', 'def _sink(phase):', '    pass', '', 'def _report(phase, info):', '    _sink(phase)', '', 'gc.callbacks.append(_report)', ''].join('\n'));
+    const [cold, forked] = await both(['-c', 'import gc_hook; print("done")'], { uses: ['pytest'] });
+    expect(cold.output).toBe('done\n');
+    expect({ output: forked.output, exitCode: forked.exitCode }).toEqual({ output: cold.output, exitCode: cold.exitCode });
   });
 
   it('kills the forked process group at the time limit', async () => {
@@ -260,6 +273,12 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     expect(options.launch).toMatchObject({ via: 'cold', reason: expect.stringContaining('interpreter options') });
     const env = await term.run(`${term.python} -c pass`, { env: { PYTHONHASHSEED: '1' }, python: launch(['-c', 'pass']) });
     expect(env.launch).toMatchObject({ via: 'cold', reason: expect.stringContaining('PYTHONHASHSEED') });
+    // pytest then never imports the blocked default plugin (nor stepwise, for cacheprovider); the server has.
+    for (const block of [['-p', 'no:cacheprovider'], ['-pno:pastebin']]) {
+      const args = ['-m', 'pytest', '-q', ...block, '--version'];
+      const blocked = await term.run(`${term.python} ${args.join(' ')}`, { python: launch(args, ['pytest']) });
+      expect(blocked.launch).toMatchObject({ via: 'cold', reason: expect.stringContaining('-p no:NAME') });
+    }
   });
 
   if (confined) it('cannot be reached into by the agent: no /proc memory, environment or descriptors', async () => {
@@ -360,6 +379,22 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
       expect((await probe.run(`cat ${dir}/dumpable.txt`)).output).toBe('0');
     } finally {
       await probe.run(`rm -rf ${dir}`).catch(() => undefined);
+      await probe.close();
+    }
+  });
+
+  it('prepares no configuration under shell completion (_ARGCOMPLETE): pytest imports argcomplete as a child would', async () => {
+    const probe = create({ _ARGCOMPLETE: '1' });
+    try {
+      await probe.start();
+      expect(await probe.startForkServer?.()).toMatchObject({ ready: true });
+      const args = ['-m', 'pytest', '--version'];
+      const command = `${probe.python} ${args.join(' ')}`;
+      const cold = await probe.run(command, { timeoutMs: 30_000 });
+      const forked = await probe.run(command, { timeoutMs: 30_000, python: launch(args, ['pytest']) });
+      expect(forked.launch).toEqual({ via: 'fork-server' });
+      expect({ output: forked.output, exitCode: forked.exitCode }).toEqual({ output: cold.output, exitCode: cold.exitCode });
+    } finally {
       await probe.close();
     }
   });

@@ -118,6 +118,21 @@ def default_plugin_modules():
     return ["_pytest." + name for name in default_plugins]
 
 
+def blocks_plugins(args):
+    """Whether pytest's arguments block a plugin (`-p no:NAME`, `-pno:NAME`), as consider_preparse reads
+    them: a cold run then never imports that default plugin (nor stepwise, for cacheprovider)."""
+    for index, word in enumerate(args):
+        if word == "-p":
+            value = args[index + 1] if index + 1 < len(args) else ""
+        elif word.startswith("-p"):
+            value = word[2:]
+        else:
+            continue
+        if value.startswith("no:"):
+            return True
+    return False
+
+
 def import_group(group):
     """Import one group; returns a problem (why a child must not rely on it) or None."""
     for top in set(name.split(".")[0] for name in GROUP_MODULES[group]):
@@ -263,9 +278,10 @@ def prepare_pytest_config():
 
     Built after gc.freeze, so a child's collector sees it as it sees a cold run's. Not built where it
     could differ from a child's own: pytest's tracing on (PYTEST_DEBUG writes to stderr), a pytest
-    whose get_config is not the one known (6 to 9). Output or an error while building it makes the
-    pytest group a problem, as output while importing does (a child would have shown it)."""
-    if "pytest" not in GROUPS or "pytest" in PROBLEMS or os.environ.get("PYTEST_DEBUG"):
+    whose get_config is not the one known (6 to 9), shell completion on (_ARGCOMPLETE: pytest 9 then
+    imports argcomplete from wherever the child's sys.path finds it). Output or an error while building
+    it makes the pytest group a problem, as output while importing does (a child would have shown it)."""
+    if "pytest" not in GROUPS or "pytest" in PROBLEMS or os.environ.get("PYTEST_DEBUG") or os.environ.get("_ARGCOMPLETE"):
         return None
     try:
         major = int(sys.modules["pytest"].__version__.split(".")[0])
@@ -285,7 +301,7 @@ def prepare_pytest_config():
         params = config.invocation_params
         if params != type(params)(args=(), plugins=None, dir=type(params.dir).cwd()):
             config = None
-    except Exception as error:
+    except BaseException as error:  # SystemExit too: pytest 9's _argcomplete exits when it is imported wrong
         config, problem = None, "building its configuration failed: %s: %s" % (type(error).__name__, error)
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -347,6 +363,8 @@ class Server(object):
                 break
         base_tops = set(name.split(".")[0] for name in BASE_MODULES)
         self.top_names = dict((group, set(name.split(".")[0] for name in modules) - base_tops) for group, modules in GROUPS.items())
+        if "pytest" in self.top_names:
+            self.top_names["pytest"] |= set(name.split(".")[0] for name in CONFIG_MODULES) - base_tops
         self.signature = self.take_signature()
         self.children = {}
         self.plans = {}
@@ -388,6 +406,8 @@ class Server(object):
         if not argv or (argv[0].startswith("-") and argv[0] not in ("-c", "-m")) or (argv[0] in ("-c", "-m") and len(argv) < 2):
             return "only `python SCRIPT`, `python -c PROGRAM` and `python -m MODULE` are forked (interpreter options are not)"
         uses = list(request.get("uses") or [])
+        if "pytest" in uses and blocks_plugins(argv[2:] if argv[0] in ("-c", "-m") else argv[1:]):
+            return "`-p no:NAME` keeps pytest from importing default plugins the fork server has imported"
         if uses != GROUP_ORDER[:len(uses)]:
             return "the modules of %s were not preloaded (the fork server has %s)" % (", ".join(uses), ", ".join(GROUP_ORDER) or "none")
         for group in uses:
@@ -615,6 +635,11 @@ def hand_over_pytest_config(config):
             try:
                 params = config.invocation_params
                 config.invocation_params = type(params)(args=args or (), plugins=plugins, dir=type(params.dir).cwd())
+                # pytest 9 builds its argparse parser in Config(), named after sys.argv[0] then: the
+                # server's. Named by argparse itself, here, as the child's own build would name it.
+                optparser = getattr(config._parser, "optparser", None)
+                if optparser is not None:
+                    optparser.prog = sys.modules["argparse"].ArgumentParser(add_help=False).prog
                 return config
             except Exception:
                 pass
@@ -732,6 +757,7 @@ def finalize(code, interrupted, inherited, atexit, gc):
     imported = [module for name, module in list(sys.modules.items()) if name not in inherited and module is not None]
     for module in reversed(imported):
         clear_module(module)
+    del gc.callbacks[:]  # CPython's shutdown collection does not call them (_PyGC_CollectNoFail)
     gc.collect()
     for stream in (sys.stdout, sys.stderr):
         try:
