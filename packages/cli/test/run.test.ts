@@ -232,7 +232,9 @@ describe('runs over a benchmark', () => {
     await vi.waitFor(() => expect(markedPids(marker, 'sleep')).not.toEqual([]), { timeout: 30_000 });
     process.emit('SIGTERM', 'SIGTERM');
     await expect(run).rejects.toSatisfy((error: unknown) => ExitError.isInstance(error) && error.exitCode === 143);
-    expect(markedPids(marker)).toEqual([]);
+    // Nothing of the run is left. Polled: once, on a loaded CI machine, one marked process was still
+    // exiting when the run had already rejected (a leak still fails after 10 s).
+    await vi.waitFor(() => expect(markedPids(marker)).toEqual([]), { timeout: 10_000, interval: 50 });
     expect(capture.stderr()).toContain('Stopping (SIGTERM)');
     expect(process.listenerCount('SIGTERM')).toBe(before);
   });
