@@ -399,6 +399,26 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     }
   });
 
+  it('makes a group that prints while it is imported a problem: its programs run cold and show the output themselves', async () => {
+    // A module pytest imports (iniconfig) on PYTHONPATH that prints, then hands over the real one.
+    const dir = `/tmp/dg-printing-probe-${process.pid}-${name}`;
+    const planted = ['import sys', 'print("hello from the preload")', 'del sys.modules["iniconfig"]', `sys.path.remove(${JSON.stringify(dir)})`, 'import iniconfig'].join('\n');
+    const probe = create({ PYTHONPATH: dir });
+    try {
+      await probe.start();
+      expect((await probe.run(`mkdir -p ${dir} && printf '%s\\n' ${quote(planted)} > ${dir}/iniconfig.py`)).exitCode).toBe(0);
+      const status = await probe.startForkServer?.();
+      expect(status).toMatchObject({ ready: true, problems: { pytest: expect.stringContaining("importing it prints 'hello from the preload") } });
+      const args = ['-m', 'pytest', '--version'];
+      const run = await probe.run(`${probe.python} ${args.join(' ')}`, { python: launch(args, ['pytest']) });
+      expect(run.launch).toMatchObject({ via: 'cold', reason: expect.stringContaining('cannot be preloaded') });
+      expect(run.output).toContain('hello from the preload');
+    } finally {
+      await probe.run(`rm -rf ${dir}`).catch(() => undefined);
+      await probe.close();
+    }
+  });
+
   it('leaves pytest11 entry-point plugins to the child: pytest imports them through its assertion rewriter', async () => {
     // A plugin distribution as pip installs one (RECORD lists its module): pytest marks the module for
     // rewriting, so one the server had imported would be plain and warned about ("already imported").

@@ -157,33 +157,43 @@ def import_group(group):
     return "; ".join(errors) or None
 
 
-def preload():
-    """Import the groups in order, output captured: a cold run would show what an import prints."""
-    loaded, problems = {}, {}
-    capture = os.memfd_create("fork-server-preload")
+def run_captured(action):
+    """Run action() with the standard output and error going to a memory file; return its value and
+    the first 200 characters it printed (None when it printed nothing)."""
+    capture = os.memfd_create("fork-server-capture")
     saved = [os.dup(1), os.dup(2)]
-    for group in GROUP_ORDER:
-        for fd in (1, 2):
-            os.dup2(capture, fd)
-        before = set(sys.modules)
-        problem = import_group(group)
+    for fd in (1, 2):
+        os.dup2(capture, fd)
+    try:
+        value = action()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except Exception:
                 pass
+    finally:
+        for fd, original in zip((1, 2), saved):
+            os.dup2(original, fd)
+            os.close(original)
+    printed = None
+    if os.fstat(capture).st_size > 0:
+        os.lseek(capture, 0, 0)
+        printed = os.read(capture, 200).decode("utf-8", "replace")
+    os.close(capture)
+    return value, printed
+
+
+def preload():
+    """Import the groups in order, output captured: a cold run would show what an import prints."""
+    loaded, problems = {}, {}
+    for group in GROUP_ORDER:
+        before = set(sys.modules)
+        problem, printed = run_captured(lambda: import_group(group))
         loaded[group] = set(sys.modules) - before
-        if problem is None and os.fstat(capture).st_size > 0:
-            os.lseek(capture, 0, 0)
-            problem = "importing it prints %r" % os.read(capture, 200).decode("utf-8", "replace")
+        if problem is None and printed is not None:
+            problem = "importing it prints %r" % printed
         if problem is not None:
             problems[group] = problem
-        os.ftruncate(capture, 0)
-        os.lseek(capture, 0, 0)
-    for fd, original in zip((1, 2), saved):
-        os.dup2(original, fd)
-        os.close(original)
-    os.close(capture)
     return loaded, problems
 
 
@@ -289,32 +299,19 @@ def prepare_pytest_config():
         return None
     if not 6 <= major <= 9:
         return None
-    capture = os.memfd_create("fork-server-pytest-config")
-    saved = [os.dup(1), os.dup(2)]
-    for fd in (1, 2):
-        os.dup2(capture, fd)
     before = set(sys.modules)
-    config = problem = None
-    try:
-        module = sys.modules["_pytest.config"]
-        config = module.get_config(None, None)
-        params = config.invocation_params
-        if params != type(params)(args=(), plugins=None, dir=type(params.dir).cwd()):
-            config = None
-    except BaseException as error:  # SystemExit too: pytest 9's _argcomplete exits when it is imported wrong
-        config, problem = None, "building its configuration failed: %s: %s" % (type(error).__name__, error)
-    for stream in (sys.stdout, sys.stderr):
+
+    def build():
         try:
-            stream.flush()
-        except Exception:
-            pass
-    if problem is None and os.fstat(capture).st_size > 0:
-        os.lseek(capture, 0, 0)
-        config, problem = None, "building its configuration prints %r" % os.read(capture, 200).decode("utf-8", "replace")
-    for fd, original in zip((1, 2), saved):
-        os.dup2(original, fd)
-        os.close(original)
-    os.close(capture)
+            config = sys.modules["_pytest.config"].get_config(None, None)
+            params = config.invocation_params
+            return (config if params == type(params)(args=(), plugins=None, dir=type(params.dir).cwd()) else None), None
+        except BaseException as error:  # SystemExit too: pytest 9's _argcomplete exits when it is imported wrong
+            return None, "building its configuration failed: %s: %s" % (type(error).__name__, error)
+
+    (config, problem), printed = run_captured(build)
+    if problem is None and printed is not None:
+        config, problem = None, "building its configuration prints %r" % printed
     # What get_config imported (a cold run imports it there): kept by the children that get the
     # configuration, forgotten by the others (a pdb child shows its prompt before get_config runs).
     CONFIG_MODULES.update(set(sys.modules) - before)
