@@ -110,13 +110,13 @@ describe.each(backends)('a sandbox pool on $name', ({ name, create }) => {
       });
       child.on('exit', (code) => reject(new Error(`the owner exited early (${code}): ${out}`)));
     });
-    expect(ids).toHaveLength(3);
+    expect(ids).toHaveLength(4);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGKILL');
     await exited;
     const engine = new Docker();
     const gone = async (): Promise<number> => (await Promise.all(ids.map((id) => engine.getContainer(id).inspect().then(() => 0, () => 1)))).reduce((a: number, b) => a + b, 0);
     // The helpers see their stdin close and stop their containers; gc removes any straggler.
-    await expect.poll(gone, { timeout: 20_000 }).toBe(3);
+    await expect.poll(gone, { timeout: 20_000 }).toBe(4);
   });
 });
