@@ -258,6 +258,69 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     expect({ output: forked.output, exitCode: forked.exitCode }).toEqual({ output: cold.output, exitCode: cold.exitCode });
   });
 
+  it('compiles a script or `-c` program once for all children: each run sees its own path, a warning or an error as a cold run does', async () => {
+    // Run from two directories with the same source: the cached code object takes each run's path,
+    // its nested functions' too (traceback lines, inspect). White-box: the program finds the server's
+    // cache through its caller's globals (the server's run_script); a cold run has no caller.
+    const script = [
+      'import inspect, os, sys, traceback',
+      'def inner():',
+      '    return inner.__code__.co_filename, inspect.getsourcefile(inner), traceback.format_stack()[-1]',
+      'class K:',
+      '    def m(self):',
+      '        raise ValueError("x")',
+      'print(__file__, inner())',
+      'try:',
+      '    K().m()',
+      'except ValueError:',
+      '    traceback.print_exc(file=sys.stdout)',
+      'try:',
+      '    cache = sys._getframe(1).f_globals.get("COMPILED", {})',
+      '    print("cached:", ("script", open(__file__, "rb").read()) in cache, file=sys.stderr)',
+      'except ValueError:',
+      '    print("cached: cold", file=sys.stderr)',
+      'print("fds:", sorted(int(fd) for fd in os.listdir("/proc/self/fd")), file=sys.stderr)',
+      '',
+    ].join('\n');
+    for (const dir of ['cc/a', 'cc/b']) await term.writeFile(`${dir}/tb.py`, script);
+    const split = (result: RunResult): { out: string; err: string } => ({ out: result.output.replace(/^(cached|fds): .*\n/gm, ''), err: result.output.match(/^(cached|fds): .*$/gm)?.join('\n') ?? '' });
+    for (const dir of ['cc/a', 'cc/a', 'cc/b']) {
+      const [cold, forked] = await both([`${dir}/tb.py`]);
+      expect(split(cold).out).toContain(`${dir}/tb.py", line 6, in m`);
+      expect(split(forked).out).toBe(split(cold).out);
+      expect(split(cold).err).toMatch(/^cached: cold$/m);
+      // The server compiles it before the first fork (the second run of cc/a, and cc/b, reuse it).
+      expect(split(forked).err).toBe('cached: True\nfds: [0, 1, 2, 3]');
+    }
+    // Compiling warns (SyntaxWarning): not cached, every run shows the warning. A syntax error: the
+    // child's own compile raises it, as the cold interpreter prints it.
+    await term.writeFile('cc/warns.py', 'x = 1\nif x is 1:\n    print("one")\n');
+    for (let run = 0; run < 2; run++) {
+      const [cold, forked] = await both(['cc/warns.py']);
+      expect(cold.output).toContain('SyntaxWarning');
+      expect({ output: forked.output, exitCode: forked.exitCode }).toEqual({ output: cold.output, exitCode: cold.exitCode });
+    }
+    // The server's warning filters are as they were: a warning ignored by default (ResourceWarning)
+    // stays silent in a child without the warnings module, as in a cold run.
+    const [quietCold, quiet] = await both(['-c', 'open("cc/warns.py").read(1)\nprint("quiet")']);
+    expect(quietCold.output).toBe('quiet\n');
+    expect(quiet.output).toBe(quietCold.output);
+    await term.writeFile('cc/bad.py', 'def f(:\n    pass\n');
+    for (const args of [['-c', 'def f(:\n    pass'], ['-c', 'print("same program, cached")'], ['cc/bad.py'], ['cc/bad.py']]) {
+      const [cold, forked] = await both(args);
+      expect({ output: forked.output, exitCode: forked.exitCode }).toEqual({ output: cold.output, exitCode: cold.exitCode });
+    }
+    // A script the server cannot read as a regular file (missing, a directory) runs cold.
+    await term.writeFile('cc/dir/__main__.py', 'print("main of a directory")\n');
+    for (const script of ['cc/missing.py', 'cc/dir']) {
+      const command = `${term.python} ${script}`;
+      const cold = await term.run(command);
+      const forked = await term.run(command, { python: launch([script]) });
+      expect(forked.launch).toMatchObject({ via: 'cold', reason: expect.stringContaining('regular file') });
+      expect({ output: forked.output, exitCode: forked.exitCode }).toEqual({ output: cold.output, exitCode: cold.exitCode });
+    }
+  });
+
   it('kills the forked process group at the time limit', async () => {
     const program = 'import subprocess, time; subprocess.Popen(["sleep", "60"]); time.sleep(60)';
     const result = await term.run(`${term.python} -c ${quote(program)}`, { timeoutMs: 700, python: launch(['-c', program]) });

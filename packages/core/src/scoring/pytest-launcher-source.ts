@@ -14,14 +14,20 @@
  *   `finished` record (the exit status, and any tampering it saw) to the report file as JSON lines.
  *
  * The report is the score's only source: text the tests print is shown to the agent, never parsed.
- * `MANIFEST` is substituted by the harness: `{report, moved, suffix, keep}` (`keep`: the
- * pristine candidates' paths,
-* or null = inventory mode: report the candidates, move nothing, as at reset).
+ * `MANIFEST` is substituted by the harness: `{keep, plugins}` (`keep`: the pristine candidates' paths,
+ * or null = inventory mode: report the candidates, move nothing, as at reset). What changes with every
+ * run comes from the launcher's own directory, `/tmp/debug-gym-score-TOKEN`: the report and the
+ * moved-files record are written there, set-aside files get the suffix `.debug-gym-aside-TOKEN`. The
+ * source is then the same for every run of an env, which a fork server compiles once.
  */
 export const PYTEST_LAUNCHER_SOURCE = String.raw`
 import json, os, shutil, sys
 
 MANIFEST = json.loads(__MANIFEST__)
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPORT = os.path.join(HERE, 'report.jsonl')
+MOVED = os.path.join(HERE, 'moved.json')
+SUFFIX = '.debug-gym-aside-' + os.path.basename(HERE).rsplit('-', 1)[-1]
 CANDIDATE_NAMES = {
     'conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml',
     'pytest.py', 'pytest', '_pytest', 'pytest.pyc', 'pluggy', 'pluggy.py', '_pytest.py', 'py.py',
@@ -46,7 +52,7 @@ def candidates(root, clear_caches):
 
 
 def main():
-    report_path = MANIFEST['report']
+    report_path = REPORT
     keep = MANIFEST['keep']
     workdir = os.getcwd()
     # Our own directory; the working copy joins sys.path only after pytest is imported.
@@ -62,14 +68,14 @@ def main():
         for rel in found:
             if rel in keep_set:
                 continue
-            target = os.path.join(workdir, rel + MANIFEST['suffix'])
+            target = os.path.join(workdir, rel + SUFFIX)
             try:
                 os.rename(os.path.join(workdir, rel), target)
                 moved.append((rel, target))
             except OSError as error:
                 refused.append('%s (%s)' % (rel, error.strerror))
         # Read by the harness if this process dies before it puts them back.
-        with open(MANIFEST['moved'], 'w', encoding='utf-8') as sidecar:
+        with open(MOVED, 'w', encoding='utf-8') as sidecar:
             json.dump([[os.path.join(workdir, rel), target] for rel, target in moved], sidecar)
     report = open(report_path, 'x', encoding='utf-8')
     sys.dont_write_bytecode = True
@@ -90,7 +96,7 @@ def main():
             except OSError:
                 pass
         if keep is not None and restored == len(moved):
-            os.unlink(MANIFEST['moved'])
+            os.unlink(MOVED)
     sys.stdout.flush()
     sys.exit(int(status))
 

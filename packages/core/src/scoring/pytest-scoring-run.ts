@@ -36,13 +36,9 @@ export interface PytestScoringRun {
 export async function runPytestScoring(terminal: Terminal, options: PytestScoringRunOptions): Promise<PytestScoringRun> {
   const token = randomBytes(12).toString('hex');
   const dir = `/tmp/debug-gym-score-${token}`;
-  const manifest = {
-    report: `${dir}/report.jsonl`,
-    moved: `${dir}/moved.json`,
-    suffix: `.debug-gym-aside-${token}`,
-    keep: options.keep,
-    plugins: options.plugins,
-  };
+  // The launcher derives the report's and the record's paths and the set-aside suffix from its directory.
+  const paths = { report: `${dir}/report.jsonl`, moved: `${dir}/moved.json` };
+  const manifest = { keep: options.keep, plugins: options.plugins };
   const source = PYTEST_LAUNCHER_SOURCE.replace('__MANIFEST__', () => JSON.stringify(JSON.stringify(manifest)));
   await terminal.writeFile(`${dir}/launch.py`, source);
   let removal: Promise<void> | undefined;
@@ -50,10 +46,10 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
     const words = options.fork ? splitShellWords(options.args) : null;
     const python = words ? { python: { args: [`${dir}/launch.py`, ...words], uses: ['pytest'] as const } } : {};
     const run = await terminal.run(`${terminal.python} ${dir}/launch.py${options.args}`, { timeoutMs: options.timeoutMs, ...python });
-    const report = await readReport(terminal, manifest.report);
+    const report = await readReport(terminal, paths.report);
     // A launcher that finished put the set-aside files back itself (its `finally`); only one that was
     // killed or left early (a timeout, `os._exit`) leaves them for us.
-    if (!report?.finished || run.timedOut || run.exitCode !== report.finished.exitstatus) await putBack(terminal, manifest.moved);
+    if (!report?.finished || run.timedOut || run.exitCode !== report.finished.exitstatus) await putBack(terminal, paths.moved);
     else removal = terminal.remove(dir).catch(() => undefined);
     return { run, report };
   } finally {

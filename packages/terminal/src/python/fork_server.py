@@ -77,11 +77,25 @@ def read_comm():
 COMM = read_comm()
 
 
-def inside(path, workdir):
+def inside(path, workdir, real=None):
     if not path or not os.path.isabs(path):
         return False
-    real = os.path.realpath(path)
+    if real is None:
+        real = os.path.realpath(path)
     return real == workdir or real.startswith(workdir + os.sep)
+
+
+# The real paths of sys.path_importer_cache's keys (the server's import directories), resolved here
+# once for every child's run_program (~0.6 ms of lstat calls each time otherwise). A key whose
+# resolution changed (a symlink on its way replaced) changed a preloaded file's or a sys.path
+# entry's stat too, which the stale check sees before the fork.
+REAL_KEYS = {}
+
+
+def resolve_cache_keys():
+    for key in list(sys.path_importer_cache):
+        if key not in REAL_KEYS and key and os.path.isabs(key):
+            REAL_KEYS[key] = os.path.realpath(key)
 
 
 def locate(name):
@@ -246,7 +260,25 @@ def harden():
     prctl(4, 0)  # PR_SET_DUMPABLE 0: no ptrace, no /proc/PID/mem, environ or fd for the sandbox user
 
 
+def process_layout():
+    """The fields of /proc/self/stat and the auxiliary vector show_process needs: the same in every
+    child (a fork copies the address space), so read once, here, before harden(): a non-dumpable
+    process's /proc/self files belong to root, which the sandbox user cannot read."""
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        with open("/proc/self/auxv", "rb") as handle:
+            auxv = handle.read()
+    except OSError:
+        return None
+    # Fields from the 3rd (state) on; stat(5) numbers them from 1 with pid and comm first.
+    field = lambda number: int(fields[number - 3])
+    return dict(start_code=field(26), end_code=field(27), start_data=field(45), end_data=field(46),
+                start_brk=field(47), start_stack=field(28), auxv=auxv)
+
+
 CTYPES, CTYPES_LIBC, FCNTL, TERMIOS = private_modules()
+PROCESS_LAYOUT = process_layout()
 harden()
 # What the launcher and the pdb driver do before their own imports: '' (the working directory) is
 # not searched, so nothing of the repository can stand in for what is preloaded.
@@ -366,6 +398,7 @@ class Server(object):
         self.children = {}
         self.plans = {}
         self.exit_after = False
+        self.program = None  # what check() read of the request's program, for compile_program
 
     @staticmethod
     def take_signature():
@@ -420,6 +453,12 @@ class Server(object):
             return "a preloaded file changed on disk (%s)" % changed
         names = set().union(*[self.top_names.get(group, set()) for group in uses])
         cwd = request.get("cwd") or "/"
+        self.program = program_source(argv, cwd)
+        if not argv[0].startswith("-"):
+            if self.program is None:
+                return "the script is not a regular file of at most %d bytes the fork server can read" % MAX_COMPILED_BYTES
+            if b"PK\x05\x06" in self.program[1]:
+                return "the script may be a zip archive (the interpreter runs those through zipimport)"
         places = [cwd]
         if not argv[0].startswith("-"):
             places.append(os.path.dirname(os.path.realpath(os.path.join(cwd, argv[0]))))
@@ -462,6 +501,9 @@ class Server(object):
         if problem:
             return {"refused": problem}
         plan = self.drop_plan(request.get("uses") or [])
+        resolve_cache_keys()
+        compile_program(self.program)
+        self.program = None
         pid = os.fork()
         if pid == 0:
             try:
@@ -473,6 +515,86 @@ class Server(object):
                     os._exit(120)
         self.children[pid] = True
         return {"pid": pid}
+
+
+# -- programs compiled once -----------------------------------------------------------------------
+
+# Code objects of the `-c` programs and scripts children ran, by source, compiled here so that every
+# later child skips the compile (the scoring launcher: ~1.5 ms). Same compile() call as a child's, from
+# this module (which must keep having no __future__ imports: compile() inherits its caller's).
+COMPILED = {}
+MAX_COMPILED = 16
+MAX_COMPILED_BYTES = 1 << 20
+CodeType = type((lambda: None).__code__)
+
+
+def program_source(argv, cwd):
+    """(key, source, filename) of what a child would compile for argv, or None: a module, a program
+    over MAX_COMPILED_BYTES, or a script that is not a regular file the server can read (check()
+    refuses that one)."""
+    if argv[0] == "-c":
+        return (("c", argv[1]), argv[1], "<string>") if len(argv[1]) <= MAX_COMPILED_BYTES else None
+    if argv[0] == "-m":
+        return None
+    try:
+        # Not blocking on a FIFO the agent put there; only regular files are read.
+        fd = os.open(os.path.join(cwd, argv[0]), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not (st.st_mode & 0o170000 == 0o100000 and st.st_size <= MAX_COMPILED_BYTES):
+            return None
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_COMPILED_BYTES:  # grew while read
+                return None
+            chunks.append(chunk)
+        source = b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return ("script", source), source, argv[0]
+
+
+def compile_program(found):
+    """Compile the child's program into COMPILED unless it is there. Not cached when compiling fails
+    or warns (SyntaxWarning, DeprecationWarning): the child compiles it itself and shows what a cold
+    run shows."""
+    if found is None or found[0] in COMPILED:
+        return
+    key, source, filename = found
+    # A warning turned into an error for this compile: put first into the list the warnings machinery
+    # reads (in place: the C side keeps a reference to it), taken out after. No output, no registry.
+    warnings = sys.modules.get("warnings")
+    filters = warnings.filters if warnings is not None else sys.modules["_warnings"].filters
+    raising = ("error", None, Warning, None, 0)
+    filters.insert(0, raising)
+    try:
+        code = compile(source, filename, "exec")
+    except Exception:
+        return
+    finally:
+        for index, item in enumerate(filters):
+            if item is raising:
+                del filters[index]
+                break
+    while len(COMPILED) >= MAX_COMPILED:
+        del COMPILED[next(iter(COMPILED))]
+    COMPILED[key] = code
+
+
+def with_filename(code, filename):
+    """The code object as compiling it under `filename` makes it (a script's path differs per run)."""
+    if code.co_filename == filename:
+        return code
+    consts = tuple(with_filename(const, filename) if isinstance(const, CodeType) else const for const in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 # -- the child ------------------------------------------------------------------------------------
@@ -539,16 +661,11 @@ MM_MAP = mm_map_type()
 def show_process(argv, env):
     """Point /proc/self/cmdline and /proc/self/environ at this program's argv and environment, as an
     exec would have set them (PR_SET_MM_MAP, allowed without privileges; skipped where it is not)."""
-    libc, ctypes = CTYPES_LIBC, CTYPES
-    if libc is None or MM_MAP is None:
+    libc, ctypes, layout = CTYPES_LIBC, CTYPES, PROCESS_LAYOUT
+    if libc is None or MM_MAP is None or layout is None:
         return
     try:
-        with open("/proc/self/stat", "rb") as handle:
-            fields = handle.read().rsplit(b")", 1)[1].split()
-        # Fields from the 3rd (state) on; stat(5) numbers them from 1 with pid and comm first.
-        field = lambda number: int(fields[number - 3])
-        with open("/proc/self/auxv", "rb") as handle:
-            auxv = handle.read()
+        auxv = layout["auxv"]
 
         def area(items):
             data = b"".join(item.encode("utf-8", "surrogateescape") + b"\0" for item in items)
@@ -562,8 +679,8 @@ def show_process(argv, env):
         libc.sbrk.restype = ctypes.c_void_p
         arg_start, arg_end = area(argv)
         env_start, env_end = area("%s=%s" % item for item in env.items())
-        mm = MM_MAP(field(26), field(27), field(45), field(46), field(47), libc.sbrk(0) or field(47), field(28),
-                    arg_start, arg_end, env_start, env_end, ctypes.addressof(auxv_buffer), len(auxv), 0xFFFFFFFF)
+        mm = MM_MAP(layout["start_code"], layout["end_code"], layout["start_data"], layout["end_data"], layout["start_brk"],
+                    libc.sbrk(0) or layout["start_brk"], layout["start_stack"], arg_start, arg_end, env_start, env_end, ctypes.addressof(auxv_buffer), len(auxv), 0xFFFFFFFF)
         ulong = ctypes.c_ulong
         libc.prctl(35, ulong(14), ulong(ctypes.addressof(mm)), ulong(ctypes.sizeof(mm)), ulong(0))  # PR_SET_MM, PR_SET_MM_MAP
     except Exception:
@@ -571,6 +688,15 @@ def show_process(argv, env):
 
 
 def close_other_fds():
+    libc, ctypes = CTYPES_LIBC, CTYPES
+    if libc is not None:
+        try:
+            # close_range(3, ~0U, 0): syscall 436 on every architecture; ENOSYS before Linux 5.9, EPERM
+            # under a seccomp profile without it: then the listing below.
+            if libc.syscall(ctypes.c_long(436), ctypes.c_uint(3), ctypes.c_uint(0xFFFFFFFF), ctypes.c_uint(0)) == 0:
+                return
+        except Exception:
+            pass
     try:
         names = os.listdir("/proc/self/fd")
     except OSError:
@@ -692,23 +818,34 @@ def run_program(argv, cwd):
         sys.argv = list(argv)
         sys.path[:] = [os.path.dirname(os.path.realpath(argv[0]))] + BASE_PATH
     for key in list(sys.path_importer_cache):
-        if not key or key == cwd or inside(key, cwd):
+        if not key or key == cwd or inside(key, cwd, REAL_KEYS.get(key)):
             del sys.path_importer_cache[key]
     for finder in sys.meta_path:  # importlib.invalidate_caches(), without importing importlib
         if hasattr(finder, "invalidate_caches"):
             finder.invalidate_caches()
     inherited = set(sys.modules) - {"__main__"}
-    code, interrupted = 0, False
+    code, interrupted, script = 0, False, None
     try:
-        if argv[0] == "-c":
-            exec(compile(argv[1], "<string>", "exec"), main.__dict__)
-        elif argv[0] == "-m":
+        if argv[0] == "-m":
             import runpy
 
             runpy._run_module_as_main(argv[1], True)
         else:
-            run_script(main, argv[0])
+            if argv[0] == "-c":
+                key, source, filename = ("c", argv[1]), argv[1], "<string>"
+            else:
+                filename = script_path(argv[0])
+                source = read_script(filename)
+                if source is None:
+                    finalize(2, False, inherited, atexit, gc)
+                script = start_script(main, filename)
+                key = ("script", source)
+            # Compiled here, not in a helper: the traceback of a SyntaxError shows no frame of ours.
+            program = COMPILED.get(key)
+            program = compile(source, filename, "exec") if program is None else with_filename(program, filename)
+            exec(program, main.__dict__)
     except SystemExit as exiting:
+        script = None  # Python exits at once, with __file__ still set
         code = system_exit_code(exiting)
     except BaseException as error:
         tb = error.__traceback__.tb_next if error.__traceback__ is not None else None
@@ -718,6 +855,9 @@ def run_program(argv, cwd):
             sys.last_exc = error
         sys.excepthook(type(error), error, tb)
         code, interrupted = 1, isinstance(error, KeyboardInterrupt)
+    if script is not None:  # after the excepthook, as _PyRun_SimpleFileObject does
+        script.pop("__file__", None)
+        script.pop("__cached__", None)
     finalize(code, interrupted, inherited, atexit, gc)
 
 
@@ -784,25 +924,38 @@ def clear_module(module):
         pass
 
 
-def run_script(main, path):
+def script_path(path):
+    """The script's name as the interpreter runs it: from 3.9, made absolute by _Py_abspath (the cwd
+    joined, nothing normalized; bpo-20443). sys.argv[0] keeps the name as given."""
+    if sys.version_info >= (3, 9) and not os.path.isabs(path):
+        return os.path.join(os.getcwd(), path)
+    return path
+
+
+def read_script(path):
+    """The script's bytes, or None after the message the interpreter prints when it cannot open it
+    (it then exits with 2). check() refuses a script the server cannot read; this is for one removed
+    since."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        try:
+            sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (ORIG_ARGV0, path, error.errno, error.strerror))
+            sys.stderr.flush()
+        except Exception:
+            pass
+        return None
+
+
+def start_script(main, path):
+    """__main__ as _PyRun_SimpleFileObject sets it up before it compiles the script; its globals."""
     SourceFileLoader = sys.modules["_frozen_importlib_external"].SourceFileLoader
     globals_ = main.__dict__
     globals_["__file__"] = path
     globals_["__cached__"] = None
     globals_["__loader__"] = SourceFileLoader("__main__", path)
-    with open(path, "rb") as handle:
-        source = handle.read()
-    code = compile(source, path, "exec")
-    try:
-        exec(code, globals_)
-    except SystemExit:
-        raise  # Python exits at once, with __file__ still set
-    except BaseException:
-        globals_.pop("__file__", None)
-        globals_.pop("__cached__", None)
-        raise
-    globals_.pop("__file__", None)
-    globals_.pop("__cached__", None)
+    return globals_
 
 
 # -- the server loop ------------------------------------------------------------------------------
