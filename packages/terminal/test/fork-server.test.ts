@@ -310,6 +310,17 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
       const [cold, forked] = await both(args);
       expect({ output: forked.output, exitCode: forked.exitCode }).toEqual({ output: cold.output, exitCode: cold.exitCode });
     }
+    // Compiling a non-ASCII identifier imports unicodedata: the child compiles such a program itself,
+    // so it imports what a cold run imports (and no later child inherits it).
+    await term.writeFile('cc/accent.py', 'é = 1\nimport sys\nprint("unicodedata" in sys.modules)\n');
+    for (const args of [['cc/accent.py'], ['cc/accent.py'], ['-c', 'import sys; print("unicodedata" in sys.modules)']]) {
+      const [cold, forked] = await both(args);
+      expect(forked.output).toBe(cold.output);
+    }
+    // What Python's file reader treats unlike compile() (a null byte, bytecode) runs cold.
+    await term.writeFile('cc/nul.py', 'print(1)\n\0\n');
+    const nul = await term.run(`${term.python} cc/nul.py`, { python: launch(['cc/nul.py']) });
+    expect(nul.launch).toMatchObject({ via: 'cold', reason: expect.stringContaining('null byte') });
     // A script the server cannot read as a regular file (missing, a directory) runs cold.
     await term.writeFile('cc/dir/__main__.py', 'print("main of a directory")\n');
     for (const script of ['cc/missing.py', 'cc/dir']) {

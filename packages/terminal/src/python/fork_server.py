@@ -457,8 +457,13 @@ class Server(object):
         if not argv[0].startswith("-"):
             if self.program is None:
                 return "the script is not a regular file of at most %d bytes the fork server can read" % MAX_COMPILED_BYTES
-            if b"PK\x05\x06" in self.program[1]:
+            source = self.program[1]
+            if b"PK\x05\x06" in source:
                 return "the script may be a zip archive (the interpreter runs those through zipimport)"
+            if argv[0].endswith((".pyc", ".pyo")) or source[2:4] == b"\r\n":
+                return "the script may be compiled bytecode (the interpreter runs a .pyc as such)"
+            if b"\0" in source or not decodes(source):
+                return "the script has a null byte or is not UTF-8 (the interpreter's file reader differs from compile())"
         places = [cwd]
         if not argv[0].startswith("-"):
             places.append(os.path.dirname(os.path.realpath(os.path.join(cwd, argv[0]))))
@@ -500,10 +505,10 @@ class Server(object):
         problem = self.check(request)
         if problem:
             return {"refused": problem}
-        plan = self.drop_plan(request.get("uses") or [])
-        resolve_cache_keys()
         compile_program(self.program)
         self.program = None
+        plan = self.drop_plan(request.get("uses") or [])
+        resolve_cache_keys()
         pid = os.fork()
         if pid == 0:
             try:
@@ -524,26 +529,30 @@ class Server(object):
 # this module (which must keep having no __future__ imports: compile() inherits its caller's).
 COMPILED = {}
 MAX_COMPILED = 16
-MAX_COMPILED_BYTES = 1 << 20
+MAX_SCRIPT_BYTES = 1 << 20  # a larger script runs cold
+# Compiled here only up to this size: CPython's compile time grows faster than linearly with some
+# sources (many small functions), and the server answers nothing while it compiles. The programs
+# debug-gym forks (the scoring launcher, the pdb driver) are ~13 KB.
+MAX_COMPILED_BYTES = 32 << 10
 CodeType = type((lambda: None).__code__)
 
 
 def program_source(argv, cwd):
     """(key, source, filename) of what a child would compile for argv, or None: a module, a program
-    over MAX_COMPILED_BYTES, or a script that is not a regular file the server can read (check()
+    or a script that is not a regular file of at most MAX_SCRIPT_BYTES the server can read (check()
     refuses that one)."""
     if argv[0] == "-c":
-        return (("c", argv[1]), argv[1], "<string>") if len(argv[1]) <= MAX_COMPILED_BYTES else None
+        return ("c", argv[1]), argv[1], "<string>"
     if argv[0] == "-m":
         return None
     try:
         # Not blocking on a FIFO the agent put there; only regular files are read.
-        fd = os.open(os.path.join(cwd, argv[0]), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(os.path.join(cwd, argv[0]), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except OSError:
         return None
     try:
         st = os.fstat(fd)
-        if not (st.st_mode & 0o170000 == 0o100000 and st.st_size <= MAX_COMPILED_BYTES):
+        if not (st.st_mode & 0o170000 == 0o100000 and st.st_size <= MAX_SCRIPT_BYTES):
             return None
         chunks, size = [], 0
         while True:
@@ -551,7 +560,7 @@ def program_source(argv, cwd):
             if not chunk:
                 break
             size += len(chunk)
-            if size > MAX_COMPILED_BYTES:  # grew while read
+            if size > MAX_SCRIPT_BYTES:  # grew while read
                 return None
             chunks.append(chunk)
         source = b"".join(chunks)
@@ -562,13 +571,38 @@ def program_source(argv, cwd):
     return ("script", source), source, argv[0]
 
 
+def plain_source(source):
+    """ASCII, without a coding declaration: compiling it imports nothing (a non-ASCII identifier
+    imports unicodedata, a declared encoding its codec, and both leave caches behind)."""
+    if isinstance(source, str):
+        return source.isascii()
+    head = source.split(b"\n", 2)[:2]
+    return source.isascii() and not any(b"coding" in line and line.lstrip().startswith(b"#") for line in head)
+
+
+def decodes(source):
+    """Whether a script without a coding declaration is valid UTF-8 (what the file reader requires)."""
+    head = source.split(b"\n", 2)[:2]
+    if any(b"coding" in line and line.lstrip().startswith(b"#") for line in head):
+        return True
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def compile_program(found):
-    """Compile the child's program into COMPILED unless it is there. Not cached when compiling fails
-    or warns (SyntaxWarning, DeprecationWarning): the child compiles it itself and shows what a cold
-    run shows."""
+    """Compile the child's program into COMPILED unless it is there. Only small plain sources
+    (plain_source, MAX_COMPILED_BYTES); not cached either when compiling fails, warns (SyntaxWarning,
+    DeprecationWarning) or imports anything: the child compiles it itself and shows what a cold run
+    shows."""
     if found is None or found[0] in COMPILED:
         return
     key, source, filename = found
+    if len(source) > MAX_COMPILED_BYTES or not plain_source(source):
+        return
+    modules = len(sys.modules)
     # A warning turned into an error for this compile: put first into the list the warnings machinery
     # reads (in place: the C side keeps a reference to it), taken out after. No output, no registry.
     warnings = sys.modules.get("warnings")
@@ -584,6 +618,8 @@ def compile_program(found):
             if item is raising:
                 del filters[index]
                 break
+    if len(sys.modules) != modules:
+        return
     while len(COMPILED) >= MAX_COMPILED:
         del COMPILED[next(iter(COMPILED))]
     COMPILED[key] = code
@@ -842,7 +878,13 @@ def run_program(argv, cwd):
                 key = ("script", source)
             # Compiled here, not in a helper: the traceback of a SyntaxError shows no frame of ours.
             program = COMPILED.get(key)
-            program = compile(source, filename, "exec") if program is None else with_filename(program, filename)
+            if program is not None:
+                try:
+                    program = with_filename(program, filename)
+                except RecursionError:  # nested deeper than this helper can walk: compile it after all
+                    program = None
+            if program is None:
+                program = compile(source, filename, "exec")
             exec(program, main.__dict__)
     except SystemExit as exiting:
         script = None  # Python exits at once, with __file__ still set
@@ -925,10 +967,10 @@ def clear_module(module):
 
 
 def script_path(path):
-    """The script's name as the interpreter runs it: from 3.9, made absolute by _Py_abspath (the cwd
-    joined, nothing normalized; bpo-20443). sys.argv[0] keeps the name as given."""
+    """The script's name as the interpreter runs it: from 3.9, made absolute by _Py_abspath (cwd, a
+    separator, the name: nothing normalized, `//x.py` in `/`; bpo-20443). sys.argv[0] keeps the name."""
     if sys.version_info >= (3, 9) and not os.path.isabs(path):
-        return os.path.join(os.getcwd(), path)
+        return os.getcwd() + os.sep + path
     return path
 
 
