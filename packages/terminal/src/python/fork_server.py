@@ -456,7 +456,7 @@ class Server(object):
         self.program = program_source(argv, cwd)
         if not argv[0].startswith("-"):
             if self.program is None:
-                return "the script is not a regular file of at most %d bytes the fork server can read" % MAX_COMPILED_BYTES
+                return "the script is not a regular file of at most %d bytes the fork server can read" % MAX_SCRIPT_BYTES
             source = self.program[1]
             if b"PK\x05\x06" in source:
                 return "the script may be a zip archive (the interpreter runs those through zipimport)"
