@@ -152,7 +152,7 @@ describe('runs over a benchmark', () => {
     expect(results.tasks.map((item) => item.status)).toEqual(['resolved', 'resolved', 'resolved']);
     for (const item of results.tasks) {
       const trajectory = await readTrajectory(item.trajectory as string);
-      expect(trajectory.reset?.launches?.find((launch) => launch.source === 'env')).toEqual({ source: 'env', via: 'fork-server' });
+      expect(trajectory.reset?.launches?.find((launch) => launch.source === 'env')).toMatchObject({ source: 'env', via: 'fork-server' });
     }
   });
 

@@ -167,6 +167,7 @@ export class KubernetesTerminal extends HelperBackedFiles implements Terminal {
       python: this.python,
       workdir: this.workdirPath,
       groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      standbys: options.standbys !== false,
       env: { ...SANDBOX_FIXED_ENV, TERM: 'dumb', ...this.options.env },
     });
     sandbox.forkStart = params;

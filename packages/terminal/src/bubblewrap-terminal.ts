@@ -247,6 +247,7 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
       python: this.python,
       workdir: this.workdirPath,
       groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      standbys: options.standbys !== false,
       env: this.commandEnv('dumb', undefined),
     });
     try {

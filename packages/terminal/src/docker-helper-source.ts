@@ -661,6 +661,8 @@ def op_run(req):
         result["via"] = via
         if reason is not None:
             result["reason"] = reason
+        if getattr(proc, "standby", False):
+            result["standby"] = True
     return result
 
 
@@ -798,6 +800,8 @@ def op_pty_open(req):
         answer["via"] = via
         if reason is not None:
             answer["reason"] = reason
+        if getattr(proc, "standby", False):
+            answer["standby"] = True
     return answer
 
 

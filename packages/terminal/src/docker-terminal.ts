@@ -241,6 +241,7 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
       python: this.python,
       workdir: this.workdirPath,
       groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      standbys: options.standbys !== false,
       env: { ...SANDBOX_FIXED_ENV, TERM: 'dumb', ...this.env },
     });
     sandbox.forkStart = params;

@@ -25,14 +25,16 @@ export function shellWord(text: string): string {
  * The shell command that starts the server the way a cold command starts Python (`<python> …`), so
  * it sees what the shell adds to the environment (PWD, SHLVL, `_`) and the child can add the same.
  */
-export function forkServerCommand(python: string, workdir: string, groups: readonly ForkGroup[]): string {
-  return `${python} -c "${FORK_BOOTSTRAP}" ${FD_PLACEHOLDER} ${shellWord(workdir)} ${groups.join(',') || '-'} ${PPID_PLACEHOLDER}`;
+export function forkServerCommand(python: string, workdir: string, groups: readonly ForkGroup[], standbys = true): string {
+  return `${python} -c "${FORK_BOOTSTRAP}" ${FD_PLACEHOLDER} ${shellWord(workdir)} ${groups.join(',') || '-'} ${PPID_PLACEHOLDER} ${standbys ? 'standbys' : '-'}`;
 }
 
 export interface ForkStartRequest {
   python: string;
   workdir: string;
   groups: readonly ForkGroup[];
+  /** Children forked ahead of their requests (`ForkServerOptions.standbys`, default true). */
+  standbys?: boolean;
   /** The environment a cold command gets on top of the helper's own (what the server compares requests with). */
   env: Record<string, string>;
   /** Instead of `[shell, '-c', command]`: the full argv (the local backend's own shell wrapper around `command`). */
@@ -41,7 +43,7 @@ export interface ForkStartRequest {
 
 /** Params of the helper's `fork_start` request. */
 export function forkStartParams(request: ForkStartRequest): Record<string, unknown> {
-  const command = forkServerCommand(request.python, request.workdir, request.groups);
+  const command = forkServerCommand(request.python, request.workdir, request.groups, request.standbys !== false);
   return {
     source: FORK_SERVER_SOURCE,
     ...(request.wrap ? { argv: request.wrap(command) } : { cmd: command }),
@@ -70,7 +72,7 @@ export function pythonParam(launch: PythonLaunch, pdeathsig = 0): Record<string,
 
 /** Which path a helper `run` / `pty_open` took, when it was given `python`. */
 export function launchOf(response: HelperResponse): LaunchInfo | undefined {
-  if (response.via === 'fork') return { via: 'fork-server' };
+  if (response.via === 'fork') return { via: 'fork-server', ...(response.standby === true ? { standby: true } : {}) };
   if (response.via === 'cold') return { via: 'cold', ...(typeof response.reason === 'string' ? { reason: response.reason } : {}) };
   if (typeof response.refused === 'string') return { via: 'cold', reason: response.refused };
   return undefined;

@@ -241,7 +241,7 @@ class ForkServer(object):
             return "the fork server exited"
         if "pid" not in answer:
             return answer.get("refused") or "refused"
-        return ForkedProcess(self, int(answer["pid"]), parent)
+        return ForkedProcess(self, int(answer["pid"]), parent, answer.get("standby") is True)
 
     def stopped(self):
         """The server is stopped (the agent sent it SIGSTOP) or traced: it will not answer."""
@@ -352,9 +352,10 @@ def reaped_elsewhere(pid, server):
 class ForkedProcess(object):
     """What op_run and the PTY reader use of a Popen, for a child of the fork server."""
 
-    def __init__(self, server, pid, parent):
+    def __init__(self, server, pid, parent, standby=False):
         self.server = server
         self.pid = pid
+        self.standby = standby  # forked ahead of its request
         self.parent = parent  # the server process that forked it
         self.returncode = None
         self.stdin = None

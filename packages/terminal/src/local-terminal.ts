@@ -71,6 +71,7 @@ export class LocalTerminal extends HostTerminal {
       python: this.python,
       workdir,
       groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      standbys: options.standbys !== false,
       env,
       wrap: (command) => shellArgv(this.shell, { cwd: workdir, command }),
     });

@@ -160,7 +160,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     const command = `${term.python} ${args.map(quote).join(' ')}`;
     const cold = await term.run(command, { timeoutMs: options.timeoutMs ?? 30_000 });
     const forked = await term.run(command, { timeoutMs: options.timeoutMs ?? 30_000, python: launch(args, options.uses) });
-    expect(forked.launch).toEqual({ via: 'fork-server' });
+    expect(forked.launch).toMatchObject({ via: 'fork-server' });
     return [cold, forked];
   };
 
@@ -177,7 +177,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     expect(probed(forkedC.output)).toEqual(probed(coldC.output));
     const inSub = async (python?: PythonLaunch): Promise<RunResult> => term.run(`${term.python} -m probe2 y`, { cwd: 'sub', timeoutMs: 30_000, ...(python ? { python } : {}) });
     const [coldM, forkedM] = [await inSub(), await inSub(launch(['-m', 'probe2', 'y']))];
-    expect(forkedM.launch).toEqual({ via: 'fork-server' });
+    expect(forkedM.launch).toMatchObject({ via: 'fork-server' });
     expect(probed(forkedM.output)).toEqual(probed(coldM.output));
   });
 
@@ -211,6 +211,88 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     expect(second.output).toBe('2 1 False\n');
   });
 
+  /** Runs `run` until the fork server handed it to a standby (a child forked while it was idle). */
+  const untilStandby = async (run: () => Promise<RunResult>): Promise<RunResult> => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const result = await run();
+      if (result.launch?.standby) return result;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('no run was handed to a standby in 100 attempts');
+  };
+
+  it('hands a run to a child it forked ahead (a standby): the program sees what a cold run and a fresh fork see', async () => {
+    const command = `${term.python} probe.py a 'b c'`;
+    const forked = (): Promise<RunResult> => term.run(command, { timeoutMs: 30_000, python: launch(['probe.py', 'a', 'b c']) });
+    const cold = await term.run(command, { timeoutMs: 30_000 });
+    const standby = await untilStandby(forked);
+    expect(standby.launch).toEqual({ via: 'fork-server', standby: true });
+    // Two at once: at most one standby per kind of run, and none is made while a child runs.
+    let fresh: RunResult | undefined;
+    for (let attempt = 0; attempt < 20 && !fresh; attempt++) fresh = (await Promise.all([forked(), forked()])).find((result) => !result.launch?.standby);
+    expect(fresh?.launch).toEqual({ via: 'fork-server' });
+    expect(probed(standby.output)).toEqual(probed(cold.output));
+    expect(probed(fresh?.output ?? '')).toEqual(probed(cold.output));
+  });
+
+  it('hands a program compiled after the standby was forked over with the request: the standby runs the cached code', async () => {
+    // White-box, as the compile-cache test: the program finds the server's cache through its caller's
+    // globals. Each attempt is a new program, so the server compiles it after every standby was forked.
+    const program = (attempt: number): string =>
+      [`# standby-handover ${attempt}`, 'import sys', 'cache = sys._getframe(1).f_globals.get("COMPILED", {})', `print(any(key == ("c", sys.orig_argv[2]) for key in cache))`].join('\n');
+    let attempt = 0;
+    const result = await untilStandby(() => term.run(`${term.python} -c ${quote(program(++attempt))}`, { python: launch(['-c', program(attempt)], ['pytest']) }));
+    expect(result.output).toBe('True\n');
+  });
+
+  for (const signal of ['SIGSTOP', 'SIGKILL'] as const) {
+    it(`does not hand a run to a standby the agent ${signal === 'SIGSTOP' ? 'stopped' : 'killed'}: the run is forked fresh and ends as it should`, async () => {
+      // The agent's program finds its server (its parent) and the server's idle children of the same name.
+      const program = [
+        'import os, signal, time',
+        'server = os.getppid()',
+        'def standbys():',
+        '    found = []',
+        '    for p in os.listdir("/proc"):',
+        '        try:',
+        '            stat = open("/proc/%s/stat" % p).read()',
+        `            if int(stat[stat.rindex(")") + 2:].split()[1]) == server and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}":`,
+        '                found.append(int(p))',
+        '        except (OSError, ValueError):',
+        '            pass',
+        '    return found',
+        'deadline = time.monotonic() + 20',
+        'while len(standbys()) < 2 and time.monotonic() < deadline:',
+        '    time.sleep(0.05)',
+        'for pid in standbys():',
+        `    os.kill(pid, signal.${signal})`,
+        'print(len(standbys()) >= 2 if signal.' + signal + ' == signal.SIGSTOP else True)',
+      ].join('\n');
+      const agent = await term.run(`${term.python} -c ${quote(program)}`, { timeoutMs: 30_000, python: launch(['-c', program]) });
+      expect(agent.output).toBe('True\n');
+      for (const uses of [['pytest'], ['pytest', 'pdb']] as const) {
+        const result = await term.run(`${term.python} -c 'raise SystemExit(3)'`, { timeoutMs: 20_000, python: launch(['-c', 'raise SystemExit(3)'], [...uses]) });
+        expect({ exitCode: result.exitCode, timedOut: result.timedOut, via: result.launch?.via }).toEqual({ exitCode: 3, timedOut: false, via: 'fork-server' });
+      }
+    });
+  }
+
+  it('makes no standby when told not to (standbys: false)', async () => {
+    const plain = create();
+    try {
+      await plain.start();
+      expect(await plain.startForkServer?.({ standbys: false })).toMatchObject({ ready: true });
+      for (let run = 0; run < 5; run++) {
+        const result = await plain.run(`${plain.python} -c 'print(5)'`, { python: launch(['-c', 'print(5)'], ['pytest']) });
+        expect(result).toMatchObject({ output: '5\n', launch: { via: 'fork-server' } });
+        expect(result.launch?.standby).toBeUndefined();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('exits like Python: sys.exit codes, tracebacks without the server, death by SIGINT', async () => {
     for (const program of ['import sys; sys.exit(3)', 'import sys; sys.exit("bye")', 'def f():\n    raise ValueError("boom")\nf()', 'raise KeyboardInterrupt']) {
       const [cold, forked] = await both(['-c', program]);
@@ -224,7 +306,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
       const command = `${term.python} ${args.map(quote).join(' ')}`;
       const cold = await term.run(command, { cwd: 'probe_config', timeoutMs: 30_000 });
       const forked = await term.run(command, { cwd: 'probe_config', timeoutMs: 30_000, python: launch(args, ['pytest']) });
-      expect(forked.launch).toEqual({ via: 'fork-server' });
+      expect(forked.launch).toMatchObject({ via: 'fork-server' });
       expect({ output: withoutDurations(forked.output), exitCode: forked.exitCode }).toEqual({ output: withoutDurations(cold.output), exitCode: cold.exitCode });
       return [cold, forked];
     };
@@ -358,16 +440,20 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
   if (confined) it('cannot be reached into by the agent: no /proc memory, environment or descriptors', async () => {
     const program = [
       'import os',
-      `pid = [p for p in os.listdir("/proc") if p.isdigit() and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}"][0]`,
-      'for what in ("mem", "environ", "fd"):',
-      '    try:',
-      '        os.listdir("/proc/%s/fd" % pid) if what == "fd" else open("/proc/%s/%s" % (pid, what), "rb").read(1)',
-      '        print(what, "open")',
-      '    except PermissionError:',
-      '        print(what, "denied")',
+      // The server and its standbys (children forked ahead, which carry its name until their request).
+      `pids = [p for p in os.listdir("/proc") if p.isdigit() and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}"]`,
+      'seen = set()',
+      'for pid in pids:',
+      '    for what in ("mem", "environ", "fd"):',
+      '        try:',
+      '            os.listdir("/proc/%s/fd" % pid) if what == "fd" else open("/proc/%s/%s" % (pid, what), "rb").read(1)',
+      '            seen.add(what + " open")',
+      '        except PermissionError:',
+      '            seen.add(what + " denied")',
+      'print(len(pids) > 0, sorted(seen))',
     ].join('\n');
     const result = await term.run(`${term.python} -c ${quote(program)}`, { python: launch(['-c', program]) });
-    expect(result.output).toBe('mem denied\nenviron denied\nfd denied\n');
+    expect(result.output).toBe("True ['environ denied', 'fd denied', 'mem denied']\n");
   });
 
   it('survives the agent stopping it (SIGSTOP): runs still end with their own exit code, and a new server takes over', async () => {
@@ -466,7 +552,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
       const command = `${probe.python} ${args.join(' ')}`;
       const cold = await probe.run(command, { timeoutMs: 30_000 });
       const forked = await probe.run(command, { timeoutMs: 30_000, python: launch(args, ['pytest']) });
-      expect(forked.launch).toEqual({ via: 'fork-server' });
+      expect(forked.launch).toMatchObject({ via: 'fork-server' });
       expect({ output: forked.output, exitCode: forked.exitCode }).toEqual({ output: cold.output, exitCode: cold.exitCode });
     } finally {
       await probe.close();
@@ -519,7 +605,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
       const command = `${probe.python} ${args.join(' ')}`;
       const cold = await probe.run(command, { timeoutMs: 30_000 });
       const forked = await probe.run(command, { timeoutMs: 30_000, python: launch(args, ['pytest']) });
-      expect(forked.launch).toEqual({ via: 'fork-server' });
+      expect(forked.launch).toMatchObject({ via: 'fork-server' });
       // Rewritten in the plugin: the failure shows the compared value.
       expect(cold.output).toContain('assert 2 == 1');
       expect(withoutDurations(forked.output)).toBe(withoutDurations(cold.output));

@@ -25,6 +25,8 @@ export const envSchema = z.strictObject({
   dir_tree_depth: positiveInt.optional(),
   /** Fork test runs and pdb starts from a warm interpreter in the sandbox (default true). */
   fork_server: z.boolean().optional(),
+  /** With the fork server, keep a child forked ahead for each kind of run (default true). */
+  fork_standbys: z.boolean().optional(),
 });
 
 /** `terminal:` — the sandbox (createTerminal's options, snake_case). */

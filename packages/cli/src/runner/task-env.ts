@@ -36,6 +36,7 @@ export function envOptions(config: RunConfig, task: BenchmarkTask, tools: readon
   if (env.eval_on_reset !== undefined) options.evalOnReset = env.eval_on_reset;
   if (env.dir_tree_depth !== undefined) options.dirTreeDepth = env.dir_tree_depth;
   if (env.fork_server !== undefined) options.forkServer = env.fork_server;
+  if (env.fork_standbys !== undefined) options.forkStandbys = env.fork_standbys;
   if (pluginsFrom) options.pluginsFrom = pluginsFrom;
   return options;
 }

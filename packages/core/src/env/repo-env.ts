@@ -86,6 +86,12 @@ export interface RepoEnvOptions {
    * Default true; false runs every command cold.
    */
   forkServer?: boolean;
+  /**
+   * With the fork server: keep a child forked ahead for each kind of run (the scoring run, a pdb
+   * start, the syntax check), set up and with the pages it writes already copied, so the run starts
+   * sooner. Same output and score either way. Default true; false saves about 20 MB a standby.
+   */
+  forkStandbys?: boolean;
   /** Depth of `info.dirTree`. Default 1. */
   dirTreeDepth?: number;
   /** `info.dirTree` lists at most this many entries (the rest is summarized in one line). Default 200. */
@@ -469,7 +475,10 @@ export class RepoEnv implements AsyncDisposable {
   private startForkServer(): void {
     if (!this.settings.forkServer || !this.terminal.startForkServer) return;
     const runsPytest = this.scoringGuard !== null || this.entrypointLaunch !== null || / -m pytest(\s|$)/.test(this.settings.debugEntrypoint);
-    if (runsPytest) void this.terminal.startForkServer({ preload: ['pytest', 'pdb'] }).catch(() => undefined);
+    if (runsPytest) {
+      const standbys = this.options.forkStandbys !== false;
+      void this.terminal.startForkServer({ preload: ['pytest', 'pdb'], standbys }).catch(() => undefined);
+    }
   }
 
   private recordLaunch(source: string, launch: LaunchInfo | undefined): void {

@@ -25,7 +25,7 @@ export const WIRE_FIELDS = [
   ['rewriteCount', 'rewrite_counter', "successful rewrites so far (1.0's name)"],
   ['stepCount', 'step_count', 'steps taken since reset'],
   ['workdir', 'workdir', 'absolute path of the working copy inside the sandbox'],
-  ['launches', 'launches', 'the Python processes this step started that the fork server could take `{source, via, reason?}`: `via` is `fork-server` or `cold` (with why)'],
+  ['launches', 'launches', 'the Python processes this step started that the fork server could take `{source, via, reason?, standby?}`: `via` is `fork-server` or `cold` (with why); `standby` when the fork server had forked the child ahead'],
 ] as const satisfies ReadonlyArray<readonly [keyof EnvInfo, string, string]>;
 
 export type InfoField = (typeof WIRE_FIELDS)[number][0];

@@ -36,7 +36,7 @@ export const wireInfoSchema = z.object({
   rewrite_counter: z.number().int(),
   step_count: z.number().int(),
   workdir: z.string(),
-  launches: z.array(z.object({ source: z.string(), via: z.enum(['fork-server', 'cold']), reason: z.string().optional() })),
+  launches: z.array(z.object({ source: z.string(), via: z.enum(['fork-server', 'cold']), reason: z.string().optional(), standby: z.boolean().optional() })),
 });
 
 /** A lean step's observation: the fields that changed (and the always-sent ones). */

@@ -33,6 +33,8 @@ export interface LaunchInfo {
   via: 'fork-server' | 'cold';
   /** Why the fork server did not start it (when `via` is `cold`). */
   reason?: string;
+  /** It was a child the fork server had forked ahead (`ForkServerOptions.standbys`). */
+  standby?: boolean;
 }
 
 /** What a terminal's fork server answered when it started. */
@@ -50,6 +52,12 @@ export interface ForkServerStatus {
 export interface ForkServerOptions {
   /** The groups to import once (default `['pytest', 'pdb']`). */
   preload?: readonly ForkGroup[];
+  /**
+   * Keep a child forked ahead for each kind of run, already set up and with the server's pages it
+   * will write already copied, so a run skips that work (default true; false saves the memory:
+   * about 20 MB a standby). A terminal may ignore it.
+   */
+  standbys?: boolean;
 }
 
 export interface RunOptions {

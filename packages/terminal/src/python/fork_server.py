@@ -53,6 +53,8 @@ WORKDIR = os.path.realpath(sys.argv[2])
 # Imported in this order; a child keeps a prefix of it (later groups may use earlier ones, never the
 # other way round, so dropping a later group leaves nothing dangling).
 GROUP_ORDER = [group for group in ("pytest", "pdb") if group in sys.argv[3].split(",")]
+# Children forked ahead of their request (see Standbys); "-" turns them off.
+STANDBYS_ON = len(sys.argv) <= 5 or sys.argv[5] != "-"
 # Variables a program reads while it runs, never while Python starts: they may differ per request.
 RUNTIME_ONLY_ENV = {"TERM", "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "COLUMNS", "LINES", "DG_PDB_NONCE", "PAGER", "GIT_PAGER", "PS1"}
 MAX_LISTED = 20000
@@ -399,6 +401,7 @@ class Server(object):
         self.plans = {}
         self.exit_after = False
         self.program = None  # what check() read of the request's program, for compile_program
+        self.standbys = None  # Standbys, made by serve()
 
     @staticmethod
     def take_signature():
@@ -506,8 +509,15 @@ class Server(object):
         if problem:
             return {"refused": problem}
         compile_program(self.program)
+        program_key = self.program[0] if self.program is not None else None
         self.program = None
-        plan = self.drop_plan(request.get("uses") or [])
+        uses = request.get("uses") or []
+        if self.standbys is not None:
+            pid = self.standbys.hand(uses, request, fds, program_key)
+            if pid is not None:
+                self.children[pid] = True
+                return {"pid": pid, "standby": True}
+        plan = self.drop_plan(uses)
         resolve_cache_keys()
         pid = os.fork()
         if pid == 0:
@@ -639,6 +649,19 @@ def with_filename(code, filename):
 def child_main(server, request, fds, drop_plan):
     """Become `<python> ARGV` started fresh by the shell in CWD with ENV; never returns."""
     os.setsid()
+    prepare_modules(request.get("uses") or [], drop_plan)
+    become(server, request, fds)
+
+
+def prepare_modules(uses, drop_plan):
+    """sys.modules as the program finds it at its start: what it needs nothing of the request for."""
+    forget_modules(drop_plan)
+    if gets_pytest_config(uses):
+        hand_over_pytest_config(PYTEST_CONFIG)
+
+
+def become(server, request, fds):
+    """The rest of child_main, in a session of our own (a fresh child's, or a standby's)."""
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     if request.get("pty"):
@@ -671,9 +694,6 @@ def child_main(server, request, fds, drop_plan):
     os.environ.update(env)
     argv = list(request["argv"])
     show_process([ORIG_ARGV0] + argv, env)
-    forget_modules(drop_plan)
-    if gets_pytest_config(request.get("uses") or []):
-        hand_over_pytest_config(PYTEST_CONFIG)
     make_stdio()
     run_program(argv, cwd)
 
@@ -723,23 +743,23 @@ def show_process(argv, env):
         pass
 
 
-def close_other_fds():
+def close_other_fds(first=3):
     libc, ctypes = CTYPES_LIBC, CTYPES
     if libc is not None:
         try:
-            # close_range(3, ~0U, 0): syscall 436 on every architecture; ENOSYS before Linux 5.9, EPERM
-            # under a seccomp profile without it: then the listing below.
-            if libc.syscall(ctypes.c_long(436), ctypes.c_uint(3), ctypes.c_uint(0xFFFFFFFF), ctypes.c_uint(0)) == 0:
+            # close_range(first, ~0U, 0): syscall 436 on every architecture; ENOSYS before Linux 5.9,
+            # EPERM under a seccomp profile without it: then the listing below.
+            if libc.syscall(ctypes.c_long(436), ctypes.c_uint(first), ctypes.c_uint(0xFFFFFFFF), ctypes.c_uint(0)) == 0:
                 return
         except Exception:
             pass
     try:
         names = os.listdir("/proc/self/fd")
     except OSError:
-        names = [str(fd) for fd in range(3, 1024)]
+        names = [str(fd) for fd in range(first, 1024)]
     for name in names:
         fd = int(name)
-        if fd > 2:
+        if fd >= first:
             try:
                 os.close(fd)
             except OSError:
@@ -1000,6 +1020,225 @@ def start_script(main, path):
     return globals_
 
 
+# -- standbys: children forked ahead of their request ------------------------------------------------
+
+MADV_POPULATE_WRITE = 23  # Linux 5.14; EINVAL before: the standby then only saves the fork and set-up
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+PREFAULT_CHUNK = 64 * PAGE  # between two chunks a standby looks whether its request came
+STANDBY_IDLE = 0.02  # seconds without a request or an exit, no child running, before a standby is made
+MAX_STANDBY_DEATHS = 32  # standbys that died unused (the agent kills them) before none are made
+
+
+class Standbys(object):
+    """At most one child per set of groups, forked while the sandbox is idle, that has already done
+    what a child does before it knows its request: the fork, its own session, the modules it forgets,
+    and the copies of the server's pages a run writes (a fresh child takes ~3000 copy-on-write faults,
+    ~10 ms, inside the test run). A request for that set of groups is handed to it over a private
+    socket (the same message and descriptors the server got); it then goes on exactly as a fresh
+    child does (become), so what the program sees is the same.
+
+    A standby is non-dumpable (as the server) until its request, holds only its own socket, and dies
+    with the server (PR_SET_PDEATHSIG). One the agent stopped or killed is not used: the request is
+    forked fresh."""
+
+    def __init__(self, server, socket, select, json, time):
+        self.server = server
+        self.socket, self.select, self.json = socket, select, json
+        # Made for the sets of groups requested so far, first those of the scoring run and pdb.
+        self.wanted = [tuple(GROUP_ORDER[:n]) for n in range(1, len(GROUP_ORDER) + 1)
+                       if not any(group in PROBLEMS for group in GROUP_ORDER[:n])]
+        self.ready = {}  # key -> (pid, socket, len(sys.modules) when forked, the programs COMPILED had)
+        self.dying = set()
+        self.deaths = 0
+        self.clock = time.monotonic
+        self.last = self.clock()
+
+    def pids(self):
+        return [entry[0] for entry in self.ready.values()] + list(self.dying)
+
+    def activity(self):
+        if self.clock is not None:
+            self.last = self.clock()
+
+    def missing(self):
+        if self.deaths >= MAX_STANDBY_DEATHS:
+            return None
+        for key in self.wanted:
+            if key not in self.ready:
+                return key
+        return None
+
+    def wait_time(self):
+        if self.missing() is None:
+            return None
+        return max(0.0, self.last + STANDBY_IDLE - self.clock())
+
+    def refill(self):
+        key = self.missing()
+        if key is None or self.clock() < self.last + STANDBY_IDLE:
+            return
+        self.last = self.clock()
+        if any(process_state(pid) in ("R", "D") for pid in list(self.server.children) + self.pids()):
+            return  # a run (or a standby's copying) is using the CPU: not now
+        self.start(key)
+
+    def start(self, key):
+        socket = self.socket
+        try:
+            mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        except OSError:
+            self.deaths += 1
+            return
+        plan = self.server.drop_plan(list(key))
+        resolve_cache_keys()
+        modules = len(sys.modules)
+        try:
+            pid = os.fork()
+        except OSError:  # the sandbox's process limit: no standby now
+            mine.close()
+            theirs.close()
+            self.deaths += 1
+            return
+        if pid == 0:
+            try:
+                mine.close()
+                request, fds = standby_main(self.server, key, theirs, plan)
+            except BaseException:
+                os._exit(0)
+            if request is None:
+                os._exit(0)
+            try:
+                become(self.server, request, fds)  # leaves through os._exit
+            except BaseException as error:  # as a fresh child that could not even start
+                try:
+                    os.write(2, ("debug-gym fork server: %s: %s\n" % (type(error).__name__, error)).encode())
+                finally:
+                    os._exit(120)
+        theirs.close()
+        self.ready[key] = (pid, mine, modules, set(COMPILED))
+
+    def hand(self, uses, request, fds, program_key):
+        """The standby's pid once it has the request, or None (then the server forks as usual). A
+        program compiled since the standby was forked goes with the request (marshal), so the
+        standby skips the compile as a fresh child would."""
+        key = tuple(uses)
+        if key not in self.wanted:
+            self.wanted.append(key)
+        entry = self.ready.pop(key, None)
+        if entry is None:
+            return None
+        pid, conn, modules, compiled = entry
+        handed = False
+        if modules == len(sys.modules) and process_state(pid) not in ("T", "t", "Z", None):
+            code = None
+            marshal = sys.modules.get("marshal")
+            if program_key in COMPILED and program_key not in compiled and marshal is not None:
+                code = marshal.dumps((program_key, COMPILED[program_key]))
+            message = self.json.dumps(dict(request, compiled=code is not None)).encode("utf-8")
+            rights = b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds)
+            try:
+                conn.sendmsg([message], [(self.socket.SOL_SOCKET, self.socket.SCM_RIGHTS, rights)])
+                if code is not None:
+                    conn.sendall(code)
+                handed = True
+            except OSError:
+                pass
+        conn.close()
+        if handed:
+            return pid
+        self.dying.add(pid)
+        try:
+            os.kill(pid, _signal.SIGKILL)
+        except OSError:
+            pass
+        return None
+
+    def died(self, pid):
+        self.dying.discard(pid)
+        for key, entry in list(self.ready.items()):
+            if entry[0] == pid:
+                entry[1].close()
+                del self.ready[key]
+                self.deaths += 1
+
+
+def process_state(pid):
+    """The scheduler state letter of a process (/proc/PID/stat), None when it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    end = data.rfind(b")")
+    return data[end + 2:end + 3].decode("ascii", "replace") if end >= 0 else None
+
+
+def standby_main(server, key, conn, plan):
+    """Set up, copy the pages a run writes, wait: the request and its descriptors, or (None, None)."""
+    standbys = server.standbys
+    socket, poll, loads = standbys.socket, standbys.select.select, standbys.json.loads
+    _signal.set_wakeup_fd(-1)
+    prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL: gone with the server (a fork does not inherit it)
+    if os.getppid() != SERVER_PID:
+        return None, None
+    os.setsid()
+    fd = conn.detach()
+    if fd != 3:
+        os.dup2(fd, 3)
+    close_other_fds(4)  # the control socket above all
+    conn = socket.socket(fileno=3)
+    prepare_modules(list(key), plan)
+    prefault(conn, poll)
+    message, ancillary, _, _ = conn.recvmsg(1 << 22, socket.CMSG_SPACE(3 * 4))
+    fds = []
+    for level, kind, data in ancillary:
+        fds += [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data) - len(data) % 4, 4)]
+    if not message or len(fds) != 3:
+        return None, None  # the server let us go
+    request = loads(message.decode("utf-8"))
+    if request.pop("compiled", False):
+        program_key, code = sys.modules["marshal"].loads(conn.recv(MAX_SCRIPT_BYTES * 4))
+        COMPILED[program_key] = code
+    return request, fds
+
+
+def prefault(conn, poll):
+    """Copy now the server's pages a run would copy on its first write: every page resident in the
+    server's writable private mappings (mincore), with MADV_POPULATE_WRITE, a chunk at a time, until
+    the request comes."""
+    libc, ctypes = CTYPES_LIBC, CTYPES
+    if libc is None:
+        return
+    try:
+        with open("/proc/self/maps", "rb") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 2 or fields[1][:2] != b"rw" or fields[1][3:4] != b"p":
+            continue
+        start, end = (int(part, 16) for part in fields[0].split(b"-"))
+        count = (end - start) // PAGE
+        vector = (ctypes.c_ubyte * count)()
+        if libc.mincore(ctypes.c_void_p(start), ctypes.c_size_t(end - start), vector) != 0:
+            continue
+        resident = bytes(vector)
+        index = resident.find(b"\x01")
+        while index >= 0:
+            stop = resident.find(b"\x00", index)
+            stop = count if stop < 0 else stop
+            for offset in range(index * PAGE, stop * PAGE, PREFAULT_CHUNK):
+                size = min(PREFAULT_CHUNK, stop * PAGE - offset)
+                if libc.madvise(ctypes.c_void_p(start + offset), ctypes.c_size_t(size), MADV_POPULATE_WRITE) != 0:
+                    if ctypes.get_errno() == 22:  # EINVAL: a kernel without it
+                        return
+                    break
+                if poll([conn], [], [], 0)[0]:
+                    return
+            index = resident.find(b"\x01", stop) if stop < count else -1
+
+
 # -- the server loop ------------------------------------------------------------------------------
 
 
@@ -1015,9 +1254,12 @@ def serve():
     import json
     import select
     import socket
+    import time
 
     ctl = socket.socket(fileno=CTL_FD)
     server = Server(json.loads(ctl.recv(1 << 22).decode("utf-8")))
+    if STANDBYS_ON and not server.unsafe:
+        server.standbys = Standbys(server, socket, select, json, time)
     wake_r, wake_w = os.pipe()
     for fd in (wake_r, wake_w):
         os.set_blocking(fd, False)
@@ -1029,10 +1271,16 @@ def serve():
     ctl.sendall(json.dumps(ready).encode("utf-8"))
     fd_space = socket.CMSG_SPACE(3 * 4)
     while True:
+        standbys = server.standbys
         try:
-            readable = select.select([ctl, wake_r], [], [])[0]
+            readable = select.select([ctl, wake_r], [], [], standbys.wait_time() if standbys is not None else None)[0]
         except InterruptedError:
             continue
+        if standbys is not None:
+            if readable:
+                standbys.activity()
+            else:
+                standbys.refill()
         if wake_r in readable:
             try:
                 while os.read(wake_r, 4096):
@@ -1073,7 +1321,8 @@ def guarded_spawn(server, request, fds):
 
 
 def reap(server, ctl, json):
-    while server.children:
+    """Report the children that exited; a standby that died before its request is only forgotten."""
+    while server.children or (server.standbys is not None and server.standbys.pids()):
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
@@ -1081,7 +1330,10 @@ def reap(server, ctl, json):
             return
         if pid == 0:
             return
-        server.children.pop(pid, None)
+        if server.children.pop(pid, None) is None:
+            if server.standbys is not None:
+                server.standbys.died(pid)
+            continue
         ctl.sendall(json.dumps({"exit": pid, "code": decode_status(status)}).encode("utf-8"))
 
 
