@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { FORK_BOOTSTRAP, forkServerCommand, forkServerStatus, forkStartParams, launchOf, pythonParam, shellWord } from '../src/fork-server.js';
 
 describe('the fork server request', () => {
-  it('starts the server like a cold command: the interpreter word, its bootstrap, the socket, the working copy, the groups, the helper pid', () => {
-    expect(forkServerCommand('/usr/bin/python3', '/workspace', ['pytest', 'pdb'])).toBe(`/usr/bin/python3 -c "${FORK_BOOTSTRAP}" @FD@ /workspace pytest,pdb @PPID@`);
-    expect(forkServerCommand('python3', "/tmp/it's here", [])).toBe(`python3 -c "${FORK_BOOTSTRAP}" @FD@ '/tmp/it'\\''s here' - @PPID@`);
+  it('starts the server like a cold command: the interpreter word, its bootstrap, the socket, the working copy, the groups, the helper pid, standbys', () => {
+    expect(forkServerCommand('/usr/bin/python3', '/workspace', ['pytest', 'pdb'])).toBe(`/usr/bin/python3 -c "${FORK_BOOTSTRAP}" @FD@ /workspace pytest,pdb @PPID@ standbys`);
+    expect(forkServerCommand('python3', "/tmp/it's here", [], false)).toBe(`python3 -c "${FORK_BOOTSTRAP}" @FD@ '/tmp/it'\\''s here' - @PPID@ -`);
+    expect(forkStartParams({ python: 'python3', workdir: '/w', groups: [], env: {}, standbys: false }).cmd).toMatch(/ @PPID@ -$/);
     expect(FORK_BOOTSTRAP).not.toMatch(/["$`\\!]/);
   });
 
@@ -27,6 +28,7 @@ describe('the fork server request', () => {
     expect(forkServerStatus({ id: 1, ok: true, server: { ready: true, unsafe: 'pytest is in the working copy' } })).toEqual({ ready: false, reason: 'pytest is in the working copy' });
     expect(forkServerStatus({ id: 1, ok: true, server: { ready: false, reason: 'no python' } })).toEqual({ ready: false, reason: 'no python' });
     expect(launchOf({ id: 1, ok: true, via: 'fork' })).toEqual({ via: 'fork-server' });
+    expect(launchOf({ id: 1, ok: true, via: 'fork', standby: true })).toEqual({ via: 'fork-server', standby: true });
     expect(launchOf({ id: 1, ok: true, via: 'cold', reason: 'shadowed' })).toEqual({ via: 'cold', reason: 'shadowed' });
     expect(launchOf({ id: 1, ok: true, refused: 'env differs' })).toEqual({ via: 'cold', reason: 'env differs' });
     expect(launchOf({ id: 1, ok: true })).toBeUndefined();

@@ -441,7 +441,12 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     const program = [
       'import os',
       // The server and its standbys (children forked ahead, which carry its name until their request).
-      `pids = [p for p in os.listdir("/proc") if p.isdigit() and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}"]`,
+      'import time',
+      `named = lambda: [p for p in os.listdir("/proc") if p.isdigit() and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}"]`,
+      'deadline = time.monotonic() + 20',
+      'while len(named()) < 2 and time.monotonic() < deadline:  # the server and at least one standby',
+      '    time.sleep(0.05)',
+      'pids = named()',
       'seen = set()',
       'for pid in pids:',
       '    for what in ("mem", "environ", "fd"):',
@@ -450,7 +455,7 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
       '            seen.add(what + " open")',
       '        except PermissionError:',
       '            seen.add(what + " denied")',
-      'print(len(pids) > 0, sorted(seen))',
+      'print(len(pids) >= 2, sorted(seen))',
     ].join('\n');
     const result = await term.run(`${term.python} -c ${quote(program)}`, { python: launch(['-c', program]) });
     expect(result.output).toBe("True ['environ denied', 'fd denied', 'mem denied']\n");

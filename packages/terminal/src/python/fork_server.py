@@ -1044,8 +1044,9 @@ class Standbys(object):
     def __init__(self, server, socket, select, json, time):
         self.server = server
         self.socket, self.select, self.json = socket, select, json
-        # Made for the sets of groups requested so far, first those of the scoring run and pdb.
-        self.wanted = [tuple(GROUP_ORDER[:n]) for n in range(1, len(GROUP_ORDER) + 1)
+        # Made for the sets of groups requested so far, from the start those of the scoring run, a pdb
+        # start and the rewrite's syntax check (no group).
+        self.wanted = [tuple(GROUP_ORDER[:n]) for n in range(len(GROUP_ORDER), -1, -1)
                        if not any(group in PROBLEMS for group in GROUP_ORDER[:n])]
         self.ready = {}  # key -> (pid, socket, len(sys.modules) when forked, the programs COMPILED had)
         self.dying = set()
