@@ -4,6 +4,11 @@
  * env, once with the fork server and once with cold commands: reset, `eval` untouched, the known fix
  * replayed through `rewrite`, `eval` again. The eval outputs (timings and addresses normalized), exit
  * codes, scores and max scores must be equal. Not part of `pnpm test` (it takes minutes).
+ *
+ * With standbys (the default, `--standbys off` forks every run fresh) the forked episode leaves the
+ * sandbox idle for a moment before each eval, so the fork server has a standby ready for it; the
+ * table counts the evals that ran on one (a busy machine may leave some on a fresh fork: they are
+ * compared all the same).
  */
 import { Command, Option } from 'commander';
 import { RepoEnv, runSolution, taskEnvOptions, type BenchmarkTask, type BenchmarkV1, type EnvInfo, type Terminal } from '@debug-gym/core';
@@ -34,6 +39,7 @@ interface Snapshot {
   score: number;
   maxScore: number | null;
   via: string;
+  standby: boolean;
   reason?: string;
 }
 
@@ -50,6 +56,8 @@ interface TaskOutcome {
   /** The cold path disagrees with itself (a test that is not deterministic): not the fork server's doing. */
   nondeterministic: boolean;
   forked: number;
+  /** Forked evals that ran on a standby (a child the fork server forked ahead). */
+  standby: number;
   cold: number;
   reasons: string[];
   difference?: string;
@@ -70,17 +78,30 @@ function snapshot(info: EnvInfo): Snapshot {
     score: info.score,
     maxScore: info.maxScore,
     via: launch?.via ?? 'cold',
+    standby: launch?.standby === true,
     ...(launch?.reason ? { reason: launch.reason } : {}),
   };
 }
 
-async function episode(task: BenchmarkTask, benchmark: BenchmarkV1, terminal: Terminal, forkServer: boolean, solutionsDir?: string): Promise<Episode> {
-  const env = new RepoEnv({ ...taskEnvOptions(task), terminal, tools: [evalTool, rewriteTool], forkServer });
+/** How the fork server runs the episode: not at all, a fresh fork per run, or standbys (idle before each eval). */
+type Mode = 'cold' | 'fresh' | 'standbys';
+/** Idle time before an eval in `standbys` mode: the server forks a standby after 20 ms idle, which then copies ~10 ms. */
+const STANDBY_PAUSE_MS = 150;
+
+async function episode(task: BenchmarkTask, benchmark: BenchmarkV1, terminal: Terminal, mode: Mode, solutionsDir?: string): Promise<Episode> {
+  const env = new RepoEnv({ ...taskEnvOptions(task), terminal, tools: [evalTool, rewriteTool], forkServer: mode !== 'cold', forkStandbys: mode === 'standbys' });
+  const paced = {
+    reset: () => env.reset(),
+    step: async (call: { name: string; arguments: Record<string, unknown> }): Promise<EnvInfo> => {
+      if (mode === 'standbys' && call.name === 'eval') await new Promise((resolve) => setTimeout(resolve, STANDBY_PAUSE_MS));
+      return env.step(call);
+    },
+  };
   try {
     const reset = snapshot(await env.reset());
-    const untouched = snapshot(await env.step({ name: 'eval', arguments: {} }));
+    const untouched = snapshot(await paced.step({ name: 'eval', arguments: {} }));
     const calls = await benchmark.solution?.(task, solutionsDir ? { solutionsDir } : {});
-    const fixed = calls ? snapshot((await runSolution(env, calls, { info: await env.step({ name: 'eval', arguments: {} }) })).info) : null;
+    const fixed = calls ? snapshot((await runSolution(paced, calls, { info: await paced.step({ name: 'eval', arguments: {} }) })).info) : null;
     return { reset, untouched, fixed };
   } finally {
     await env.close();
@@ -101,9 +122,9 @@ function sameObservations(a: Episode, b: Episode): string | null {
   return null;
 }
 
-async function validateTask(suite: Suite, task: BenchmarkTask, benchmark: BenchmarkV1, create: () => Promise<Terminal>): Promise<TaskOutcome> {
-  const forked = await episode(task, benchmark, await create(), true);
-  const cold = await episode(task, benchmark, await create(), false);
+async function validateTask(suite: Suite, task: BenchmarkTask, benchmark: BenchmarkV1, create: () => Promise<Terminal>, mode: Exclude<Mode, 'cold'>): Promise<TaskOutcome> {
+  const forked = await episode(task, benchmark, await create(), mode);
+  const cold = await episode(task, benchmark, await create(), 'cold');
   const snapshots = [forked.reset, forked.untouched, forked.fixed].filter((item): item is Snapshot => item !== null);
   const outcome: TaskOutcome = {
     suite,
@@ -111,13 +132,14 @@ async function validateTask(suite: Suite, task: BenchmarkTask, benchmark: Benchm
     equal: true,
     nondeterministic: false,
     forked: snapshots.filter((item) => item.via === 'fork-server').length,
+    standby: snapshots.filter((item) => item.standby).length,
     cold: snapshots.filter((item) => item.via !== 'fork-server').length,
     reasons: [...new Set(snapshots.map((item) => item.reason).filter((reason): reason is string => !!reason))],
   };
   const difference = sameObservations(forked, cold);
   if (difference) {
     // Is it the fork server, or does the task differ from run to run anyway?
-    const again = await episode(task, benchmark, await create(), false);
+    const again = await episode(task, benchmark, await create(), 'cold');
     outcome.nondeterministic = sameObservations(cold, again) !== null;
     outcome.equal = false;
     outcome.difference = difference;
@@ -152,8 +174,10 @@ async function main(): Promise<void> {
     .option('--tasks <ids>', 'only these task ids (comma list)')
     .option('--concurrency <n>', 'tasks at once', '2')
     .option('--json <file>', 'write every task outcome as JSON')
+    .addOption(new Option('--standbys <on|off>', 'fork server standbys (off: every run is a fresh fork)').choices(['on', 'off']).default('on'))
     .parse();
-  const options = program.opts<{ terminal: string; suite: string; tasks?: string; concurrency: string; json?: string }>();
+  const options = program.opts<{ terminal: string; suite: string; tasks?: string; concurrency: string; json?: string; standbys: 'on' | 'off' }>();
+  const mode = options.standbys === 'on' ? 'standbys' : 'fresh';
   const settings = defaultBackendSettings();
   const terminals = (options.terminal === 'all' ? [...BACKENDS] : [options.terminal]) as BackendName[];
   const suites = options.suite.split(',').map((name) => name.trim()) as Suite[];
@@ -171,9 +195,9 @@ async function main(): Promise<void> {
       const worker = async (): Promise<void> => {
         for (let task = queue.shift(); task; task = queue.shift()) {
           try {
-            outcomes.push({ terminal, ...(await validateTask(suite, task, benchmark, make ?? (() => makeTerminal(terminal, settings)))) });
+            outcomes.push({ terminal, ...(await validateTask(suite, task, benchmark, make ?? (() => makeTerminal(terminal, settings)), mode)) });
           } catch (error) {
-            outcomes.push({ terminal, suite, task: task.id, equal: false, nondeterministic: false, forked: 0, cold: 0, reasons: [], difference: `failed: ${(error as Error).message}` });
+            outcomes.push({ terminal, suite, task: task.id, equal: false, nondeterministic: false, forked: 0, standby: 0, cold: 0, reasons: [], difference: `failed: ${(error as Error).message}` });
           }
           progress.tick();
         }
@@ -182,14 +206,15 @@ async function main(): Promise<void> {
       progress.stop();
     }
   }
-  const table = new Table({ head: ['terminal', 'suite', 'tasks', 'equal', 'different', 'nondeterministic anyway', 'evals forked', 'evals cold'] });
+  const table = new Table({ head: ['terminal', 'suite', 'tasks', 'equal', 'different', 'nondeterministic anyway', 'evals forked', 'of them on a standby', 'evals cold'] });
   for (const terminal of terminals) {
     for (const suite of suites) {
       const rows = outcomes.filter((item) => item.terminal === terminal && item.suite === suite);
       if (rows.length === 0) continue;
       const differing = rows.filter((item) => !item.equal);
       table.push([terminal, suite, rows.length, rows.length - differing.length, differing.filter((item) => !item.nondeterministic).length,
-        differing.filter((item) => item.nondeterministic).length, rows.reduce((sum, item) => sum + item.forked, 0), rows.reduce((sum, item) => sum + item.cold, 0)]);
+        differing.filter((item) => item.nondeterministic).length, rows.reduce((sum, item) => sum + item.forked, 0),
+        rows.reduce((sum, item) => sum + item.standby, 0), rows.reduce((sum, item) => sum + item.cold, 0)]);
     }
   }
   console.log(table.toString());

@@ -1058,8 +1058,7 @@ class Standbys(object):
         return [entry[0] for entry in self.ready.values()] + list(self.dying)
 
     def activity(self):
-        if self.clock is not None:
-            self.last = self.clock()
+        self.last = self.clock()
 
     def missing(self):
         if self.deaths >= MAX_STANDBY_DEATHS:
@@ -1147,12 +1146,21 @@ class Standbys(object):
         conn.close()
         if handed:
             return pid
+        if modules == len(sys.modules):
+            self.deaths += 1  # stopped or gone: the agent's doing
         self.dying.add(pid)
         try:
             os.kill(pid, _signal.SIGKILL)
         except OSError:
             pass
         return None
+
+    def lost(self):
+        """No child is left to wait for (ECHILD): the standbys are gone too."""
+        self.dying.clear()
+        for pid, conn, _, _ in self.ready.values():
+            conn.close()
+        self.ready.clear()
 
     def died(self, pid):
         self.dying.discard(pid)
@@ -1189,7 +1197,8 @@ def standby_main(server, key, conn, plan):
     close_other_fds(4)  # the control socket above all
     conn = socket.socket(fileno=3)
     prepare_modules(list(key), plan)
-    prefault(conn, poll)
+    if key:  # a run without a group (the syntax check) writes few of the server's pages: not worth ~20 MB
+        prefault(conn, poll)
     message, ancillary, _, _ = conn.recvmsg(1 << 22, socket.CMSG_SPACE(3 * 4))
     fds = []
     for level, kind, data in ancillary:
@@ -1328,6 +1337,8 @@ def reap(server, ctl, json):
             pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             server.children.clear()
+            if server.standbys is not None:
+                server.standbys.lost()
             return
         if pid == 0:
             return
