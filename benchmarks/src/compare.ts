@@ -28,13 +28,17 @@ export function compareReports(current: PerfReport, baseline: PerfReport): Compa
     }
     for (const run of backend.throughput) {
       // Cold and fork-server runs of the same shape are different rows (older reports have no flag: fork server).
+      // Fresh-fork runs (no standbys) too; older reports have neither flag.
       const forked = run.forkServer !== false;
-      const old = before.throughput.find((candidate) => candidate.parallel === run.parallel && candidate.steps === run.steps && (candidate.forkServer !== false) === forked);
+      const fresh = run.standbys === false;
+      const old = before.throughput.find(
+        (candidate) => candidate.parallel === run.parallel && candidate.steps === run.steps && (candidate.forkServer !== false) === forked && (candidate.standbys === false) === fresh,
+      );
       if (old && old.wallMs > 0) {
         out.push({
           terminal: backend.terminal,
-          id: `throughput.${run.parallel}x${run.steps}${forked ? '' : '.cold'}`,
-          label: `${run.parallel} parallel × (reset + ${run.steps} steps)${forked ? '' : ', cold'}, wall`,
+          id: `throughput.${run.parallel}x${run.steps}${forked ? (fresh ? '.fresh' : '') : '.cold'}`,
+          label: `${run.parallel} parallel × (reset + ${run.steps} steps)${forked ? (fresh ? ', no standbys' : '') : ', cold'}, wall`,
           baseline: old.wallMs,
           current: run.wallMs,
           ratio: run.wallMs / old.wallMs,

@@ -12,9 +12,10 @@ import type { PerfTask } from './task.js';
 export const PERF_TOOLS: readonly ToolSpec[] = [listdirTool, viewTool, grepTool, rewriteTool, evalTool, pdbTool];
 
 /** `forkServer: false`: every test run and pdb start cold (the `cold` rows, side by side with the default). */
-export function createPerfEnv(task: PerfTask, terminal: Terminal, tools: readonly ToolSpec[] = PERF_TOOLS, forkServer = true): RepoEnv {
+export function createPerfEnv(task: PerfTask, terminal: Terminal, tools: readonly ToolSpec[] = PERF_TOOLS, forkServer = true, forkStandbys = true): RepoEnv {
   return new RepoEnv({
     forkServer,
+    forkStandbys,
     path: task.path,
     terminal,
     tools,

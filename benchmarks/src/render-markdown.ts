@@ -41,6 +41,14 @@ function headline(report: PerfReport): string {
         `| ${backend.terminal} | ${run.parallel} parallel episodes (reset + ${run.steps} steps), wall | ${reference.original ?? ''} | < ${(reference.below ?? 0) / 1000} s | ${(run.wallMs / 1000).toFixed(2)} s | | ${verdict(reference, run.wallMs)} |`,
       );
     }
+    // #15's throughput target: episodes per minute with the fork server against the cold path, same run.
+    const shape = (run: (typeof backend.throughput)[number]): boolean => run.parallel === 8 && run.steps === 20;
+    const forked = backend.throughput.find((run) => shape(run) && run.forkServer !== false && run.standbys !== false);
+    const cold = backend.throughput.find((run) => shape(run) && run.forkServer === false);
+    if (forked && cold && cold.episodesPerMinute > 0) {
+      const ratio = forked.episodesPerMinute / cold.episodesPerMinute;
+      lines.push(`| ${backend.terminal} | episodes/min at 8 parallel (reset + 20 steps), fork server ÷ cold | | ≥ 3× | ${ratio.toFixed(2)}× | | ${ratio >= 3 ? 'met' : 'MISSED'} |`);
+    }
   }
   return lines.join('\n');
 }

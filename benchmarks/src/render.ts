@@ -86,7 +86,8 @@ export function resetBreakdown(backend: BackendReport): string {
 
 /** How the throughput run's Python processes started. */
 export function launchPath(run: ThroughputRun): string {
-  return run.forkServer === false ? 'cold' : 'fork server';
+  if (run.forkServer === false) return 'cold';
+  return run.standbys === false ? 'fork server, no standbys' : 'fork server';
 }
 
 /** Machine CPU seconds per episode of a throughput run (`–` when not measured). */

@@ -51,6 +51,8 @@ export interface ThroughputRun {
   failures: number;
   /** False: the envs ran with `forkServer: false` (every Python process cold). Absent in older reports: true. */
   forkServer?: boolean;
+  /** False: the fork server forked every run fresh (`forkStandbys: false`). Absent: standbys (or no fork server). */
+  standbys?: boolean;
 }
 
 export interface BackendReport {

@@ -19,6 +19,8 @@ export interface ThroughputPlan {
   steps: number;
   /** False: the same episodes with every Python process cold (default true). */
   forkServer?: boolean;
+  /** False: the fork server forks every run fresh (no standbys; default true). */
+  standbys?: boolean;
 }
 
 /** The K list with the full 20-step episode, plus (when K reaches 8) the 8 × (reset + 10 steps) run the original was measured on. */
@@ -26,7 +28,7 @@ export function throughputPlans(parallel: readonly number[]): ThroughputPlan[] {
   const plans: ThroughputPlan[] = parallel.map((count) => ({ parallel: count, steps: 20 }));
   if (Math.max(...parallel) >= 8) plans.push({ parallel: 8, steps: 10 });
   // The fork server's throughput target is against the cold path: the same run, side by side.
-  if (parallel.includes(8)) plans.push({ parallel: 8, steps: 20, forkServer: false });
+  if (parallel.includes(8)) plans.push({ parallel: 8, steps: 20, forkServer: false }, { parallel: 8, steps: 20, standbys: false });
   return plans;
 }
 
@@ -47,13 +49,14 @@ export async function runThroughput(
   const steps = episodeSteps(task);
   for (const plan of plans) {
     const cold = plan.forkServer === false;
-    progress.phase(`${backend}: ${plan.parallel} parallel episode${plan.parallel > 1 ? 's' : ''} (reset + ${plan.steps} steps)${cold ? ', cold' : ''}`);
+    const fresh = !cold && plan.standbys === false;
+    progress.phase(`${backend}: ${plan.parallel} parallel episode${plan.parallel > 1 ? 's' : ''} (reset + ${plan.steps} steps)${cold ? ', cold' : fresh ? ', no standbys' : ''}`);
     const terminals: Terminal[] = [];
     const envs: RepoEnv[] = [];
     for (let index = 0; index < plan.parallel; index++) {
       const terminal = await makeTerminal(backend, settings);
       terminals.push(terminal);
-      envs.push(createPerfEnv(task, terminal, undefined, !cold));
+      envs.push(createPerfEnv(task, terminal, undefined, !cold, !fresh));
     }
     // Start from a quiet machine: the previous run's sandboxes are gone.
     await new Meter(cpuProbe(terminals[0] as Terminal)).settle();
@@ -97,6 +100,7 @@ export async function runThroughput(
       unexpected,
       failures,
       ...(cold ? { forkServer: false } : {}),
+      ...(fresh ? { standbys: false } : {}),
     });
   }
   return runs;
