@@ -277,6 +277,86 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     });
   }
 
+  /** Python that lists this run's server's standbys: its children that still carry the server's name. */
+  const STANDBYS_OF_MY_SERVER = [
+    'import os',
+    'def standbys(server=os.getppid()):',
+    '    found = []',
+    '    for p in os.listdir("/proc"):',
+    '        try:',
+    '            stat = open("/proc/%s/stat" % p).read()',
+    `            if int(stat[stat.rindex(")") + 2:].split()[1]) == server and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}":`,
+    '                found.append(int(p))',
+    '        except (OSError, ValueError):',
+    '            pass',
+    '    return found',
+  ].join('\n');
+
+  it("does not hand a run to a standby whose limits or scheduling the agent changed, nor fork from a server it changed", async () => {
+    // Same uid: prlimit and setpriority reach a non-dumpable process. A run would inherit the change.
+    const show = 'import os, resource; print(resource.getrlimit(resource.RLIMIT_NOFILE)[0], os.getpriority(os.PRIO_PROCESS, 0))';
+    const expected = (await term.run(`${term.python} -c ${quote(show)}`)).output;
+    const tamper = (target: string): string => [
+      STANDBYS_OF_MY_SERVER,
+      'import resource, time',
+      'deadline = time.monotonic() + 20',
+      'while len(standbys()) < 2 and time.monotonic() < deadline:',
+      '    time.sleep(0.05)',
+      `for pid in ${target}:`,
+      '    resource.prlimit(pid, resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))',
+      '    os.setpriority(os.PRIO_PROCESS, pid, 15)',
+      'print(len(standbys()) >= 2)',
+    ].join('\n');
+    const standbysChanged = await term.run(`${term.python} -c ${quote(tamper('standbys()'))}`, { python: launch(['-c', tamper('standbys()')]) });
+    expect(standbysChanged.output).toBe('True\n');
+    for (const uses of [['pytest'], ['pytest', 'pdb']] as const) {
+      const result = await term.run(`${term.python} -c ${quote(show)}`, { python: launch(['-c', show], [...uses]) });
+      expect({ output: result.output, via: result.launch?.via }).toEqual({ output: expected, via: 'fork-server' });
+    }
+    // The server itself: the next run is cold, and a new server serves the ones after it.
+    const serverChanged = await term.run(`${term.python} -c ${quote(tamper('[os.getppid()]'))}`, { python: launch(['-c', tamper('[os.getppid()]')]) });
+    expect(serverChanged.launch?.via).toBe('fork-server');
+    const next = await term.run(`${term.python} -c ${quote(show)}`, { python: launch(['-c', show]) });
+    expect(next).toMatchObject({ output: expected, launch: { via: 'cold', reason: expect.stringContaining('resource limits, priority or CPU affinity') } });
+    const vias: Array<string | undefined> = [];
+    for (let attempt = 0; attempt < 40 && vias.at(-1) !== 'fork-server'; attempt++) {
+      const result = await term.run(`${term.python} -c ${quote(show)}`, { python: launch(['-c', show]) });
+      expect(result.output).toBe(expected);
+      vias.push(result.launch?.via);
+      if (result.launch?.via !== 'fork-server') await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(vias.at(-1)).toBe('fork-server');
+  });
+
+  it('runs a program handed to a standby as a cold run does: set literals iterate in the same order, deep nesting runs forked', async () => {
+    // marshal rebuilds a frozenset constant in iteration order, which can change it: such code is not handed over.
+    let attempt = 0;
+    const sets = (n: number): string => `# ${n}\nfor x in {8, 32, 15, 63}: print(x, end=" ")\nprint()`;
+    const cold = await term.run(`${term.python} -c ${quote(sets(0))}`);
+    const onStandby = await untilStandby(() => term.run(`${term.python} -c ${quote(sets(++attempt))}`, { python: launch(['-c', sets(attempt)], ['pytest']) }));
+    expect(onStandby.output).toBe(cold.output);
+    // Too deep for marshal: the standby compiles it itself (the run is not sent cold).
+    const deep = `f = ${'lambda: '.repeat(900)}7\nprint("deep")`;
+    const forked = await untilStandby(() => term.run(`${term.python} -c ${quote(deep)}`, { python: launch(['-c', deep], ['pytest']) }));
+    expect(forked.output).toBe((await term.run(`${term.python} -c ${quote(deep)}`)).output);
+  });
+
+  it('makes no standby while a run is busy, even one waiting for its own busy subprocess', async () => {
+    const program = [
+      STANDBYS_OF_MY_SERVER,
+      'import subprocess, sys, time',
+      'before = set(standbys())',
+      'busy = subprocess.Popen([sys.executable, "-c", "import time\\nend = time.monotonic() + 1.5\\nwhile time.monotonic() < end: pass"])',
+      'new = set()',
+      'while busy.poll() is None:',
+      '    new |= set(standbys()) - before',
+      '    time.sleep(0.02)',
+      'print("new standbys:", len(new))',
+    ].join('\n');
+    const result = await term.run(`${term.python} -c ${quote(program)}`, { python: launch(['-c', program], ['pytest']) });
+    expect(result.output).toBe('new standbys: 0\n');
+  });
+
   it('makes no standby when told not to (standbys: false)', async () => {
     const plain = create();
     try {

@@ -280,6 +280,27 @@ def process_layout():
 
 
 CTYPES, CTYPES_LIBC, FCNTL, TERMIOS = private_modules()
+IOPRIO_GET = {"x86_64": 252, "aarch64": 31}.get(os.uname().machine)
+
+
+def process_attributes(pid):
+    """What a process of the sandbox user can change in another of its processes, non-dumpable or
+    not, and a program inherits: resource limits (prlimit), nice, scheduling policy, CPU affinity,
+    I/O priority. None when it cannot be read (the process is gone)."""
+    try:
+        with open("/proc/%d/limits" % pid, "rb") as handle:
+            limits = handle.read()
+        ioprio = None
+        if IOPRIO_GET is not None and CTYPES_LIBC is not None:
+            ioprio = CTYPES_LIBC.syscall(IOPRIO_GET, 1, pid)  # IOPRIO_WHO_PROCESS
+        return (limits, os.getpriority(os.PRIO_PROCESS, pid), os.sched_getscheduler(pid), sorted(os.sched_getaffinity(pid)), ioprio)
+    except OSError:
+        return None
+
+
+# As the helper started us (as it starts a cold command): a standby or the server itself that the
+# agent changed since (same uid: no ptrace needed) would hand its change to the next run.
+START_ATTRIBUTES = process_attributes(SERVER_PID)
 PROCESS_LAYOUT = process_layout()
 harden()
 # What the launcher and the pdb driver do before their own imports: '' (the working directory) is
@@ -454,6 +475,9 @@ class Server(object):
         if changed:
             self.exit_after = True
             return "a preloaded file changed on disk (%s)" % changed
+        if process_attributes(SERVER_PID) != START_ATTRIBUTES:
+            self.exit_after = True
+            return "the fork server's resource limits, priority or CPU affinity were changed since it started (a new server takes over)"
         names = set().union(*[self.top_names.get(group, set()) for group in uses])
         cwd = request.get("cwd") or "/"
         self.program = program_source(argv, cwd)
@@ -1078,7 +1102,8 @@ class Standbys(object):
         if key is None or self.clock() < self.last + STANDBY_IDLE:
             return
         self.last = self.clock()
-        if any(process_state(pid) in ("R", "D") for pid in list(self.server.children) + self.pids()):
+        budget = [MAX_LOOKED_AT]
+        if any(process_state(pid) in ("R", "D") for pid in self.pids()) or any(running(pid, budget) for pid in list(self.server.children)):
             return  # a run (or a standby's copying) is using the CPU: not now
         self.start(key)
 
@@ -1100,20 +1125,27 @@ class Standbys(object):
             self.deaths += 1
             return
         if pid == 0:
+            fds = error = None
             try:
                 mine.close()
-                request, fds = standby_main(self.server, key, theirs, plan)
-            except BaseException:
-                os._exit(0)
-            if request is None:
-                os._exit(0)
+                request, fds, error = standby_main(self.server, key, theirs, plan)
+                if error is None and fds is not None:
+                    become(self.server, request, fds)  # leaves through os._exit
+            except BaseException as failure:
+                error = failure
+            if fds is None:
+                os._exit(0)  # never handed a run
+            # Handed a run that could not start: as a fresh child that could not, on the run's stderr
+            # (fd 2 once become() moved the descriptors there).
+            text = ("debug-gym fork server: %s: %s\n" % (type(error).__name__, error)).encode()
             try:
-                become(self.server, request, fds)  # leaves through os._exit
-            except BaseException as error:  # as a fresh child that could not even start
+                os.write(fds[2], text)
+            except OSError:
                 try:
-                    os.write(2, ("debug-gym fork server: %s: %s\n" % (type(error).__name__, error)).encode())
-                finally:
-                    os._exit(120)
+                    os.write(2, text)
+                except OSError:
+                    pass
+            os._exit(120)
         theirs.close()
         self.ready[key] = (pid, mine, modules, set(COMPILED))
 
@@ -1129,25 +1161,25 @@ class Standbys(object):
             return None
         pid, conn, modules, compiled = entry
         handed = False
-        if modules == len(sys.modules) and process_state(pid) not in ("T", "t", "Z", None):
-            code = None
-            marshal = sys.modules.get("marshal")
-            if program_key in COMPILED and program_key not in compiled and marshal is not None:
-                code = marshal.dumps((program_key, COMPILED[program_key]))
-            message = self.json.dumps(dict(request, compiled=code is not None)).encode("utf-8")
+        usable = process_state(pid) not in ("T", "t", "Z", None) and process_attributes(pid) == START_ATTRIBUTES
+        if modules == len(sys.modules) and usable:
+            code = b""
+            if program_key in COMPILED and program_key not in compiled:
+                code = marshalled(program_key, COMPILED[program_key])
+            # One message, sent without blocking: a standby that does not read (stopped since the
+            # check) must not hold the server up. JSON never holds a NUL byte.
+            message = self.json.dumps(request).encode("utf-8") + b"\0" + code
             rights = b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds)
             try:
-                conn.sendmsg([message], [(self.socket.SOL_SOCKET, self.socket.SCM_RIGHTS, rights)])
-                if code is not None:
-                    conn.sendall(code)
+                conn.sendmsg([message], [(self.socket.SOL_SOCKET, self.socket.SCM_RIGHTS, rights)], self.socket.MSG_DONTWAIT)
                 handed = True
             except OSError:
                 pass
         conn.close()
         if handed:
             return pid
-        if modules == len(sys.modules):
-            self.deaths += 1  # stopped or gone: the agent's doing
+        if not usable:
+            self.deaths += 1  # stopped, gone or changed: the agent's doing
         self.dying.add(pid)
         try:
             os.kill(pid, _signal.SIGKILL)
@@ -1171,6 +1203,64 @@ class Standbys(object):
                 self.deaths += 1
 
 
+def marshalled(key, code):
+    """marshal.dumps((key, code)) when loading it gives back the same code, else b"" (the standby
+    then compiles the program itself). A frozenset constant is rebuilt by marshal in its iteration
+    order, which can iterate in another order than the one compile() made (`{8, 32, 15, 63}`)."""
+    marshal = sys.modules.get("marshal")
+    if marshal is None:
+        return b""
+    try:
+        data = marshal.dumps((key, code))
+        if same_constants(code, marshal.loads(data)[1]):
+            return data
+    except (ValueError, OverflowError, MemoryError, RecursionError, TypeError):
+        pass
+    return b""
+
+
+def same_constants(a, b):
+    """Equal constants, frozensets iterating in the same order, down through nested code and tuples."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, CodeType):
+        return a == b and same_constants(a.co_consts, b.co_consts)
+    if isinstance(a, (tuple, frozenset)):
+        return len(a) == len(b) and all(same_constants(x, y) for x, y in zip(a, b))
+    return a == b or (a != a and b != b)  # NaN
+
+
+MAX_LOOKED_AT = 256  # threads and processes running() reads before it calls a run idle
+
+
+def running(pid, budget):
+    """Whether a run is on a CPU: the process, one of its threads or a descendant in state R or D
+    (a run waiting for its own busy subprocess sleeps itself)."""
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return False
+    for tid in tids:
+        if budget[0] <= 0:
+            return False
+        budget[0] -= 1
+        base = "/proc/%d/task/%s/" % (pid, tid)
+        try:
+            with open(base + "stat", "rb") as handle:
+                data = handle.read()
+            end = data.rfind(b")")
+            if data[end + 2:end + 3] in (b"R", b"D"):
+                return True
+            with open(base + "children", "rb") as handle:  # Linux >= 4.2 with CONFIG_PROC_CHILDREN
+                kids = handle.read().split()
+        except OSError:
+            continue
+        for kid in kids:
+            if running(int(kid), budget):
+                return True
+    return False
+
+
 def process_state(pid):
     """The scheduler state letter of a process (/proc/PID/stat), None when it is gone."""
     try:
@@ -1183,13 +1273,15 @@ def process_state(pid):
 
 
 def standby_main(server, key, conn, plan):
-    """Set up, copy the pages a run writes, wait: the request and its descriptors, or (None, None)."""
+    """Set up, copy the pages a run writes, wait: (request, fds, None), or (None, None, None) when
+    the server let us go, or (None, fds, error) when the request came but could not be read."""
     standbys = server.standbys
     socket, poll, loads = standbys.socket, standbys.select.select, standbys.json.loads
     _signal.set_wakeup_fd(-1)
+    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)  # idle: an agent's `kill -INT` is not for us (become() restores it)
     prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL: gone with the server (a fork does not inherit it)
     if os.getppid() != SERVER_PID:
-        return None, None
+        return None, None, None
     os.setsid()
     fd = conn.detach()
     if fd != 3:
@@ -1199,17 +1291,21 @@ def standby_main(server, key, conn, plan):
     prepare_modules(list(key), plan)
     if key:  # a run without a group (the syntax check) writes few of the server's pages: not worth ~20 MB
         prefault(conn, poll)
-    message, ancillary, _, _ = conn.recvmsg(1 << 22, socket.CMSG_SPACE(3 * 4))
+    message, ancillary, _, _ = conn.recvmsg(1 << 24, socket.CMSG_SPACE(3 * 4))
     fds = []
     for level, kind, data in ancillary:
         fds += [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data) - len(data) % 4, 4)]
     if not message or len(fds) != 3:
-        return None, None  # the server let us go
-    request = loads(message.decode("utf-8"))
-    if request.pop("compiled", False):
-        program_key, code = sys.modules["marshal"].loads(conn.recv(MAX_SCRIPT_BYTES * 4))
-        COMPILED[program_key] = code
-    return request, fds
+        return None, None, None
+    try:
+        head, _, code = message.partition(b"\0")
+        request = loads(head.decode("utf-8"))
+        if code:
+            program_key, program = sys.modules["marshal"].loads(code)
+            COMPILED[program_key] = program
+        return request, fds, None
+    except BaseException as error:
+        return None, fds, error
 
 
 def prefault(conn, poll):
