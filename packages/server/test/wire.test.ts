@@ -1,6 +1,6 @@
 import type { EnvInfo } from '@debug-gym/core';
 import { describe, expect, test } from 'vitest';
-import { infoFieldOf, LeanReplies, toWire, WIRE_FIELDS } from '../src/index.js';
+import { infoFieldOf, LeanReplies, toWire, WIRE_FIELDS, wireInfoSchema } from '../src/index.js';
 
 const observation = { source: 'view', observation: 'text' };
 function info(overrides: Partial<EnvInfo> = {}): EnvInfo {
@@ -39,6 +39,11 @@ describe('the snake_case wire', () => {
     expect(infoFieldOf('dirTree')).toBe('dirTree');
     expect(infoFieldOf('done')).toBe('terminated');
     expect(infoFieldOf('nope')).toBeUndefined();
+  });
+
+  test('launches keep how each process started, a fork-server standby included, through the published schema', () => {
+    const launches = [{ source: 'eval', via: 'fork-server' as const, standby: true }, { source: 'pdb', via: 'cold' as const, reason: 'shadowed' }];
+    expect(wireInfoSchema.parse(toWire(info({ launches }))).launches).toEqual(launches);
   });
 
   test("last_eval's names are snake_case; its details' identifiers too, test ids are left as they are", () => {
