@@ -1050,6 +1050,10 @@ MADV_POPULATE_WRITE = 23  # Linux 5.14; EINVAL before: the standby then only sav
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 PREFAULT_CHUNK = 64 * PAGE  # between two chunks a standby looks whether its request came
 STANDBY_IDLE = 0.02  # seconds without a request or an exit, no child running, before a standby is made
+# A standby does ahead, on spare CPU, what its run would do anyway. With every core busy (many sandboxes
+# at once) it would only take CPU from them, and one never used is waste: wait for a free core, up to
+# this long, then make it all the same.
+MAX_STANDBY_DEFER = 1.0
 MAX_STANDBY_DEATHS = 32  # standbys that died unused (the agent kills them) before none are made
 
 
@@ -1077,6 +1081,8 @@ class Standbys(object):
         self.deaths = 0
         self.clock = time.monotonic
         self.last = self.clock()
+        self.deferred = None  # since when a standby waits for a free core
+        self.cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
     def pids(self):
         return [entry[0] for entry in self.ready.values()] + list(self.dying)
@@ -1105,6 +1111,11 @@ class Standbys(object):
         budget = [MAX_LOOKED_AT]
         if any(process_state(pid) in ("R", "D") for pid in self.pids()) or any(running(pid, budget) for pid in list(self.server.children)):
             return  # a run (or a standby's copying) is using the CPU: not now
+        if machine_busy(self.cores):
+            self.deferred = self.deferred if self.deferred is not None else self.last
+            if self.last - self.deferred < MAX_STANDBY_DEFER:
+                return
+        self.deferred = None
         self.start(key)
 
     def start(self, key):
@@ -1259,6 +1270,16 @@ def running(pid, budget):
             if running(int(kid), budget):
                 return True
     return False
+
+
+def machine_busy(cores):
+    """Every core has something to run besides us (/proc/loadavg's runnable count, machine-wide)."""
+    try:
+        with open("/proc/loadavg", "rb") as handle:
+            runnable = int(handle.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    return runnable - 1 >= cores
 
 
 def process_state(pid):
