@@ -475,7 +475,7 @@ class Server(object):
         if changed:
             self.exit_after = True
             return "a preloaded file changed on disk (%s)" % changed
-        if process_attributes(SERVER_PID) != START_ATTRIBUTES:
+        if START_ATTRIBUTES is not None and process_attributes(SERVER_PID) != START_ATTRIBUTES:
             self.exit_after = True
             return "the fork server's resource limits, priority or CPU affinity were changed since it started (a new server takes over)"
         names = set().union(*[self.top_names.get(group, set()) for group in uses])
@@ -1066,8 +1066,9 @@ class Standbys(object):
     child does (become), so what the program sees is the same.
 
     A standby is non-dumpable (as the server) until its request, holds only its own socket, and dies
-    with the server (PR_SET_PDEATHSIG). One the agent stopped or killed is not used: the request is
-    forked fresh."""
+    with the server (PR_SET_PDEATHSIG). One the agent stopped, killed or changed (process_attributes)
+    is not used: the request is forked fresh. Made only with a core free (machine_busy), waited for
+    up to MAX_STANDBY_DEFER: on a saturated machine work done ahead only takes CPU from the runs."""
 
     def __init__(self, server, socket, select, json, time):
         self.server = server
@@ -1385,7 +1386,7 @@ def serve():
 
     ctl = socket.socket(fileno=CTL_FD)
     server = Server(json.loads(ctl.recv(1 << 22).decode("utf-8")))
-    if STANDBYS_ON and not server.unsafe:
+    if STANDBYS_ON and not server.unsafe and START_ATTRIBUTES is not None:  # unreadable: no way to vouch for a standby
         server.standbys = Standbys(server, socket, select, json, time)
     wake_r, wake_w = os.pipe()
     for fd in (wake_r, wake_w):
