@@ -245,22 +245,27 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
     expect(result.output).toBe('True\n');
   });
 
+  /** Python that lists this run's server's standbys: its children that still carry the server's name. */
+  const STANDBYS_OF_MY_SERVER = [
+    'import os',
+    'def standbys(server=os.getppid()):',
+    '    found = []',
+    '    for p in os.listdir("/proc"):',
+    '        try:',
+    '            stat = open("/proc/%s/stat" % p).read()',
+    `            if int(stat[stat.rindex(")") + 2:].split()[1]) == server and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}":`,
+    '                found.append(int(p))',
+    '        except (OSError, ValueError):',
+    '            pass',
+    '    return found',
+  ].join('\n');
+
   for (const signal of ['SIGSTOP', 'SIGKILL'] as const) {
     it(`does not hand a run to a standby the agent ${signal === 'SIGSTOP' ? 'stopped' : 'killed'}: the run is forked fresh and ends as it should`, async () => {
       // The agent's program finds its server (its parent) and the server's idle children of the same name.
       const program = [
-        'import os, signal, time',
-        'server = os.getppid()',
-        'def standbys():',
-        '    found = []',
-        '    for p in os.listdir("/proc"):',
-        '        try:',
-        '            stat = open("/proc/%s/stat" % p).read()',
-        `            if int(stat[stat.rindex(")") + 2:].split()[1]) == server and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}":`,
-        '                found.append(int(p))',
-        '        except (OSError, ValueError):',
-        '            pass',
-        '    return found',
+        STANDBYS_OF_MY_SERVER,
+        'import signal, time',
         'deadline = time.monotonic() + 20',
         'while len(standbys()) < 2 and time.monotonic() < deadline:',
         '    time.sleep(0.05)',
@@ -276,21 +281,6 @@ describe.each(backends)('$name fork server', ({ name, create, confined }) => {
       }
     });
   }
-
-  /** Python that lists this run's server's standbys: its children that still carry the server's name. */
-  const STANDBYS_OF_MY_SERVER = [
-    'import os',
-    'def standbys(server=os.getppid()):',
-    '    found = []',
-    '    for p in os.listdir("/proc"):',
-    '        try:',
-    '            stat = open("/proc/%s/stat" % p).read()',
-    `            if int(stat[stat.rindex(")") + 2:].split()[1]) == server and open("/proc/%s/comm" % p).read().strip() == "${SERVER_COMM}":`,
-    '                found.append(int(p))',
-    '        except (OSError, ValueError):',
-    '            pass',
-    '    return found',
-  ].join('\n');
 
   it("does not hand a run to a standby whose limits or scheduling the agent changed, nor fork from a server it changed", async () => {
     // Same uid: prlimit and setpriority reach a non-dumpable process. A run would inherit the change.
