@@ -548,12 +548,23 @@ class Server(object):
             try:
                 child_main(self, request, fds, plan)  # leaves through os._exit
             except BaseException as error:  # the child could not even start
-                try:
-                    os.write(2, ("debug-gym fork server: %s: %s\n" % (type(error).__name__, error)).encode())
-                finally:
-                    os._exit(120)
+                child_failed(error, 2)
         self.children[pid] = True
         return {"pid": pid}
+
+
+def child_failed(error, *fds):
+    """A child that could not even start its program: says why on the first of fds it can write to, exits 120."""
+    try:
+        text = ("debug-gym fork server: %s: %s\n" % (type(error).__name__, error)).encode()
+        for fd in fds:
+            try:
+                os.write(fd, text)
+                break
+            except OSError:
+                pass
+    finally:
+        os._exit(120)
 
 
 # -- programs compiled once -----------------------------------------------------------------------
@@ -1149,15 +1160,7 @@ class Standbys(object):
                 os._exit(0)  # never handed a run
             # Handed a run that could not start: as a fresh child that could not, on the run's stderr
             # (fd 2 once become() moved the descriptors there).
-            text = ("debug-gym fork server: %s: %s\n" % (type(error).__name__, error)).encode()
-            try:
-                os.write(fds[2], text)
-            except OSError:
-                try:
-                    os.write(2, text)
-                except OSError:
-                    pass
-            os._exit(120)
+            child_failed(error, fds[2], 2)
         theirs.close()
         self.ready[key] = (pid, mine, modules, set(COMPILED))
 
@@ -1257,12 +1260,9 @@ def running(pid, budget):
             return False
         budget[0] -= 1
         base = "/proc/%d/task/%s/" % (pid, tid)
+        if stat_state(base + "stat") in ("R", "D"):
+            return True
         try:
-            with open(base + "stat", "rb") as handle:
-                data = handle.read()
-            end = data.rfind(b")")
-            if data[end + 2:end + 3] in (b"R", b"D"):
-                return True
             with open(base + "children", "rb") as handle:  # Linux >= 4.2 with CONFIG_PROC_CHILDREN
                 kids = handle.read().split()
         except OSError:
@@ -1285,8 +1285,13 @@ def machine_busy(cores):
 
 def process_state(pid):
     """The scheduler state letter of a process (/proc/PID/stat), None when it is gone."""
+    return stat_state("/proc/%d/stat" % pid)
+
+
+def stat_state(path):
+    """The state letter of a /proc stat file (a process's or a thread's), None when it is gone."""
     try:
-        with open("/proc/%d/stat" % pid, "rb") as handle:
+        with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
         return None
@@ -1314,9 +1319,7 @@ def standby_main(server, key, conn, plan):
     if key:  # a run without a group (the syntax check) writes few of the server's pages: not worth ~20 MB
         prefault(conn, poll)
     message, ancillary, _, _ = conn.recvmsg(1 << 24, socket.CMSG_SPACE(3 * 4))
-    fds = []
-    for level, kind, data in ancillary:
-        fds += [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data) - len(data) % 4, 4)]
+    fds = received_fds(ancillary, socket)
     if not message or len(fds) != 3:
         return None, None, None
     try:
@@ -1421,10 +1424,7 @@ def serve():
         message, ancillary, _, _ = ctl.recvmsg(1 << 22, fd_space)
         if not message:
             return
-        fds = []
-        for level, kind, data in ancillary:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                fds += [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data) - len(data) % 4, 4)]
+        fds = received_fds(ancillary, socket)
         request = json.loads(message.decode("utf-8"))
         if len(fds) != 3:
             answer = {"refused": "expected 3 descriptors, got %d" % len(fds)}
@@ -1437,6 +1437,15 @@ def serve():
         if server.exit_after:
             return
         del request
+
+
+def received_fds(ancillary, socket):
+    """The descriptors a recvmsg's SCM_RIGHTS data carried."""
+    fds = []
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds += [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, len(data) - len(data) % 4, 4)]
+    return fds
 
 
 def guarded_spawn(server, request, fds):
