@@ -20,6 +20,7 @@ FORK_ANSWER_TIMEOUT = 60.0   # seconds a running server may take to answer (a bu
 FORK_EXIT_TIMEOUT = 2.0      # seconds to wait for the kernel to hand us a dead server's child
 FORK_POLL = 0.25             # how often a wait looks whether the server was stopped (SIGSTOP)
 FORK_MAX_STARTS = 4          # servers started per sandbox before giving up (each death costs one)
+ZYGOTE_ANSWER_TIMEOUT = 30.0  # seconds the local backend's zygote may take to fork a server (a busy machine)
 
 
 class ServerStopped(Exception):
@@ -42,6 +43,7 @@ class ForkServer(object):
         self.exits = {}
         self.exit_events = {}
         self.jobs = None
+        self.zygote_refusal = None
 
     def in_spawner(self, job):
         """Run job on one thread that lives as long as the helper: the server's PR_SET_PDEATHSIG
@@ -78,7 +80,7 @@ class ForkServer(object):
             self.ready.clear()
             return True
 
-    def launch(self):
+    def launch(self, zygote=True):
         import socket
         config = self.config
         self.starts += 1
@@ -99,15 +101,21 @@ class ForkServer(object):
                     LIVE.add(started.pid)
                 return started
 
-            proc = self.in_spawner(start)
-            theirs.close()
-            mine.sendall(config["source"].encode("utf-8"))
+            proc = self.from_zygote(config, theirs, env) if config.get("zygote") and zygote else None
+            if proc is None:
+                proc = self.in_spawner(start)
+                theirs.close()
+                mine.sendall(config["source"].encode("utf-8"))
+            else:
+                theirs.close()
             mine.sendall(json.dumps(env).encode("utf-8"))
             self.await_hello(mine, proc)
             hello = mine.recv(1 << 20)
             if not hello:
                 raise OSError(errno.EPIPE, "it exited while importing (exit code %s)" % proc.wait())
             info = json.loads(hello.decode("utf-8"))
+            if config.get("zygote") and zygote and not isinstance(proc, ZygoteChild):
+                info["zygote"] = self.zygote_refusal
         except BaseException as error:
             mine.close()
             try:
@@ -116,6 +124,12 @@ class ForkServer(object):
                 pass
             if proc is not None:
                 self.stop_process(proc)
+            if isinstance(proc, ZygoteChild):  # what the zygote forked did not come up: start one as usual
+                self.starts -= 1
+                info = self.launch(False)
+                if isinstance(info, dict) and info.get("ready") is not False:
+                    info["zygote"] = "the server the zygote forked failed: %s" % error
+                return info
             # A server the agent stopped is replaced like one it killed; other failures are final.
             return self.fail("the fork server could not start: %s" % error, isinstance(error, ServerStopped))
         with self.lock:
@@ -125,6 +139,36 @@ class ForkServer(object):
             self.ready.set()
         threading.Thread(target=self.listen, args=(mine, proc), daemon=True).start()
         return info
+
+    def from_zygote(self, config, theirs, env):
+        """The server the local backend's zygote forked for us (a warm server of the same interpreter
+        and environment: python/fork_server.py, zygote mode), or None (self.zygote_refusal says why):
+        then the server is started as usual."""
+        import array
+        import socket
+        self.zygote_refusal = None
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            conn.connect(config["zygote"])
+            zygote = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))[0]
+            request = {"workdir": config.get("cwd"), "env": env, "marker": config.get("marker"),
+                       "standbys": config.get("standbys") is not False, "helper": os.getpid()}
+            conn.sendmsg([json.dumps(request).encode("utf-8")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [theirs.fileno()]))])
+            deadline = time.monotonic() + ZYGOTE_ANSWER_TIMEOUT
+            while not select.select([conn], [], [], FORK_POLL)[0]:
+                if process_stopped(zygote) or time.monotonic() >= deadline:
+                    raise OSError(errno.ETIMEDOUT, "no answer (state %s)" % ("stopped" if process_stopped(zygote) else "running"))
+            answer = json.loads(conn.recv(1 << 16).decode("utf-8") or "{}")
+        except (OSError, ValueError, struct.error) as error:
+            self.zygote_refusal = "the zygote did not answer: %s" % error
+            return None
+        finally:
+            conn.close()
+        pid = answer.get("pid")
+        if not isinstance(pid, int) or isinstance(pid, bool):
+            self.zygote_refusal = answer.get("refused") or "the zygote refused"
+            return None
+        return ZygoteChild(pid)
 
     @staticmethod
     def await_hello(sock, proc):
@@ -306,6 +350,35 @@ class ForkServer(object):
 
 
 NO_STATUS = object()
+
+
+class ZygoteChild(object):
+    """What launch() uses of a Popen, for a server the zygote forked: the zygote's child, not ours,
+    so it is waited for by looking (a pid whose start time changed is another process)."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.start = start_time(pid)
+        self.returncode = None
+
+    def poll(self):
+        if self.returncode is None and (self.start is None or has_exited(self.pid) or start_time(self.pid) != self.start):
+            self.returncode = -9  # the status is the zygote's
+        return self.returncode
+
+    def wait(self):
+        while self.poll() is None:
+            time.sleep(0.005)
+        return self.returncode
+
+
+def start_time(pid):
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            data = handle.read()
+        return int(data[data.rindex(b")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def process_stopped(pid):

@@ -1,5 +1,6 @@
 export * from './docker.js';
 export { LocalTerminal, type LocalTerminalOptions } from './local-terminal.js';
+export { LocalZygote, type ZygoteSpec } from './local-zygote.js';
 export { BubblewrapTerminal, type BubblewrapTerminalOptions } from './bubblewrap-terminal.js';
 export { type BubblewrapStatus, bubblewrapAvailable, checkBubblewrap } from './bubblewrap-probe.js';
 export { PtySession } from './pty-session.js';

@@ -10,6 +10,7 @@ import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } f
 import { HostFiles } from './host-files.js';
 import { HostTerminal, type LaunchRequest } from './host-terminal.js';
 import { LocalForkHelper } from './local-fork-helper.js';
+import { LocalZygote, type ZygoteSpec } from './local-zygote.js';
 import { dieWithParent } from './parent-death.js';
 import { HostPathResolver } from './path-resolver.js';
 import { type PythonInstall, pythonBinDirs, pythonInstall } from './python-paths.js';
@@ -22,6 +23,11 @@ export interface LocalTerminalOptions extends TerminalOptions {
   shell?: string;
   /** Allow a fork server (`startForkServer`; default true). False: every Python command starts cold. */
   forkServer?: boolean;
+  /**
+   * Fork this terminal's fork server from a zygote shared by the process's local terminals of the same
+   * interpreter and environment (local-zygote.ts; default true): no import of pytest per sandbox.
+   */
+  forkZygote?: boolean;
 }
 
 /** What a local command gets from Node when its direct child dies with it (setpriv --pdeathsig KILL). */
@@ -41,6 +47,9 @@ export class LocalTerminal extends HostTerminal {
   /** The helper in front of this sandbox's fork server (set by startForkServer). */
   private forkHelper: Promise<LocalForkHelper> | undefined;
   private readonly helperSessions = new Set<DockerSession>();
+  /** Where this terminal's fork server came from: the zygote's pid, or why not from a zygote. */
+  private serverOrigin: { zygote: number } | { started: string } | undefined;
+  private zygoteSpec: ZygoteSpec | undefined;
 
   constructor(options: LocalTerminalOptions = {}) {
     super(options);
@@ -67,27 +76,49 @@ export class LocalTerminal extends HostTerminal {
     if (!this.forkAllowed) return { ready: false, reason: 'the fork server is turned off (forkServer: false)' };
     const workdir = this.workdir;
     const env = this.commandEnv('dumb', undefined);
+    const groups = options.preload ?? DEFAULT_FORK_GROUPS;
+    const helperPython = this.install?.executable ?? this.python;
+    this.zygoteSpec = this.localOptions.forkZygote === false ? undefined : { python: this.python, helperPython, shell: this.shell, groups, env };
+    const zygote = this.zygoteSpec && LocalZygote.current(this.zygoteSpec);
     const params = forkStartParams({
       python: this.python,
       workdir,
-      groups: options.preload ?? DEFAULT_FORK_GROUPS,
+      groups,
       standbys: options.standbys !== false,
       env,
       wrap: (command) => shellArgv(this.shell, { cwd: workdir, command }),
+      ...(zygote ? { zygote: { socket: zygote.socket, marker: TERMINAL_ID_VARIABLE } } : {}),
     });
     let started: Promise<HelperResponse> | undefined;
     // Resolves once fork_start is on its way: a run sent after it waits for the server.
-    this.forkHelper ??= LocalForkHelper.start({ python: this.install?.executable ?? this.python, env }).then((helper) => {
+    this.forkHelper ??= LocalForkHelper.start({ python: helperPython, env }).then((helper) => {
       if (helper.pid !== undefined) this.lease?.addGroup(helper.pid);
       started = helper.client.call('fork_start', params);
       return helper;
     });
     try {
       const helper = await this.forkHelper;
-      return forkServerStatus(await (started ?? helper.client.call('fork_start', params)));
+      const response = await (started ?? helper.client.call('fork_start', params));
+      const from = (response.server as { zygote?: unknown } | undefined)?.zygote;
+      this.serverOrigin = typeof from === 'number' ? { zygote: from } : { started: typeof from === 'string' ? from : zygote ? 'the zygote was not asked' : 'no zygote was ready' };
+      return forkServerStatus(response);
     } catch (error) {
       return { ready: false, reason: `the fork server could not start: ${(error as Error).message}` };
     }
+  }
+
+  /**
+   * Where the fork server came from: `{ zygote: pid }` when the process's zygote forked it (see
+   * local-zygote.ts), else `{ started }` with why it was started as its own interpreter; undefined
+   * before startForkServer.
+   */
+  get forkServerOrigin(): { zygote: number } | { started: string } | undefined {
+    return this.serverOrigin;
+  }
+
+  /** Wait for the zygote of this terminal's kind that startForkServer started (tests, benchmarks): whether one is ready. */
+  async zygoteReady(): Promise<boolean> {
+    return this.zygoteSpec !== undefined && (await LocalZygote.whenReady(this.zygoteSpec)) !== undefined;
   }
 
   override async run(command: string, options: RunOptions = {}): Promise<RunResult> {

@@ -122,12 +122,30 @@ interface Backend {
   create: (env?: Record<string, string>) => Terminal;
   /** The sandbox user is not root: it cannot reach into another process of its own uid that is non-dumpable. */
   confined: boolean;
+  /** Before the suite's terminal starts its server: the local zygote it is to be forked from is ready. */
+  warm?: () => Promise<void>;
 }
 
 const bubblewrap = await checkBubblewrap();
 const docker = await dockerTestStatus();
 const python = process.env.DEBUG_GYM_PYTHON ?? 'python3';
-const backends: Backend[] = [{ name: 'local', create: (env) => new LocalTerminal({ python, defaultTimeoutMs: 30_000, ...(env ? { env } : {}) }), confined: false }];
+const localZygote = (env?: Record<string, string>): LocalTerminal => new LocalTerminal({ python, defaultTimeoutMs: 30_000, ...(env ? { env } : {}) });
+const backends: Backend[] = [
+  // The local backend twice: a server started as its own interpreter, and one forked by the zygote.
+  { name: 'local', create: (env) => new LocalTerminal({ python, defaultTimeoutMs: 30_000, forkZygote: false, ...(env ? { env } : {}) }), confined: false },
+  {
+    name: 'local-zygote',
+    create: localZygote,
+    confined: false,
+    warm: async () => {
+      const first = localZygote();
+      await first.start();
+      await first.startForkServer();
+      expect(await first.zygoteReady()).toBe(true);
+      await first.close();
+    },
+  },
+];
 if (requireOrSkip('bubblewrap', bubblewrap.available, bubblewrap.reason)) {
   backends.push({ name: 'bubblewrap', create: (env) => new BubblewrapTerminal({ python, defaultTimeoutMs: 30_000, ...(env ? { env } : {}) }), confined: true });
 }
@@ -139,15 +157,17 @@ test('the embedded fork server is the one in src/python (run `node scripts/embed
   expect(FORK_SERVER_SOURCE).toBe(readFileSync(new URL('../src/python/fork_server.py', import.meta.url), 'utf8'));
 });
 
-describe.each(backends)('$name fork server', ({ name, create, confined }) => {
+describe.each(backends)('$name fork server', ({ name, create, confined, warm }) => {
   let term: Terminal;
 
   beforeAll(async () => {
+    await warm?.();
     term = create();
     await term.start();
     for (const [name, content] of Object.entries(REPO)) await term.writeFile(name, content);
     const status = await term.startForkServer?.();
     expect(status).toMatchObject({ ready: true, groups: ['pytest', 'pdb'], problems: {} });
+    if (term instanceof LocalTerminal) expect(term.forkServerOrigin).toHaveProperty(warm ? 'zygote' : 'started');
   });
 
   afterAll(async () => {

@@ -34,6 +34,8 @@ BASE_MODULES = set(sys.modules)
 START_ENV = dict(os.environ)
 START_CWD = os.getcwd()
 ORIG_ARGV0 = (getattr(sys, "orig_argv", None) or [sys.executable])[0]
+# The interpreter's command line up to the program (`python -c BOOT`): what precedes sys.argv[1:].
+ARGV_PREFIX = sys.orig_argv[:len(sys.orig_argv) - len(sys.argv) + 1] if hasattr(sys, "orig_argv") else [ORIG_ARGV0]
 # sys.path of a fresh interpreter without its first entry (which depends on how it was started).
 BASE_PATH = list(sys.path[1:])
 # The standard streams a fresh interpreter makes (see create_stdio in CPython's pylifecycle.c).
@@ -53,8 +55,12 @@ WORKDIR = os.path.realpath(sys.argv[2])
 # Imported in this order; a child keeps a prefix of it (later groups may use earlier ones, never the
 # other way round, so dropping a later group leaves nothing dangling).
 GROUP_ORDER = [group for group in ("pytest", "pdb") if group in sys.argv[3].split(",")]
-# Children forked ahead of their request (see Standbys); "-" turns them off.
-STANDBYS_ON = len(sys.argv) <= 5 or sys.argv[5] != "-"
+# Children forked ahead of their request (see Standbys); "-" turns them off. "zygote PATH": this
+# server forks the fork servers of the local backend's other sandboxes (see zygote_request), asked on
+# the AF_UNIX socket PATH, and nothing else.
+MODE = sys.argv[5] if len(sys.argv) > 5 else "standbys"
+STANDBYS_ON = MODE not in ("-", "zygote")
+ZYGOTE_SOCKET = sys.argv[6] if MODE == "zygote" and len(sys.argv) > 6 else None
 # Variables a program reads while it runs, never while Python starts: they may differ per request.
 RUNTIME_ONLY_ENV = {"TERM", "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "COLUMNS", "LINES", "DG_PDB_NONCE", "PAGER", "GIT_PAGER", "PS1"}
 MAX_LISTED = 20000
@@ -407,6 +413,7 @@ class Server(object):
         # SHLVL, _, LC_CTYPE...): a cold command gets the same, with the cwd-valued ones at its cwd.
         self.added = dict((key, value) for key, value in START_ENV.items() if spawn_env.get(key) != value)
         self.removed = [key for key in spawn_env if key not in START_ENV]
+        self.given_env = dict(spawn_env)
         self.spawn_env = dict((key, value) for key, value in spawn_env.items() if key not in RUNTIME_ONLY_ENV)
         self.unsafe = None
         for path in module_files():
@@ -423,6 +430,7 @@ class Server(object):
         self.exit_after = False
         self.program = None  # what check() read of the request's program, for compile_program
         self.standbys = None  # Standbys, made by serve()
+        self.born = set()  # a zygote's servers
 
     @staticmethod
     def take_signature():
@@ -754,7 +762,7 @@ def show_process(argv, env):
     exec would have set them (PR_SET_MM_MAP, allowed without privileges; skipped where it is not)."""
     libc, ctypes, layout = CTYPES_LIBC, CTYPES, PROCESS_LAYOUT
     if libc is None or MM_MAP is None or layout is None:
-        return
+        return False
     try:
         auxv = layout["auxv"]
 
@@ -773,9 +781,9 @@ def show_process(argv, env):
         mm = MM_MAP(layout["start_code"], layout["end_code"], layout["start_data"], layout["end_data"], layout["start_brk"],
                     libc.sbrk(0) or layout["start_brk"], layout["start_stack"], arg_start, arg_end, env_start, env_end, ctypes.addressof(auxv_buffer), len(auxv), 0xFFFFFFFF)
         ulong = ctypes.c_ulong
-        libc.prctl(35, ulong(14), ulong(ctypes.addressof(mm)), ulong(ctypes.sizeof(mm)), ulong(0))  # PR_SET_MM, PR_SET_MM_MAP
+        return libc.prctl(35, ulong(14), ulong(ctypes.addressof(mm)), ulong(ctypes.sizeof(mm)), ulong(0)) == 0  # PR_SET_MM, PR_SET_MM_MAP
     except Exception:
-        pass
+        return False
 
 
 def close_other_fds(first=3):
@@ -1370,6 +1378,169 @@ def prefault(conn, poll):
             index = resident.find(b"\x01", stop) if stop < count else -1
 
 
+# -- the local backend's zygote -------------------------------------------------------------------
+# A server started in a directory of its own (mode "zygote") that forks, for each local sandbox of the
+# same interpreter and environment, the fork server that sandbox would have started: the child takes
+# the sandbox's working directory, environment and control socket and serves as a server started
+# there (its imports are the zygote's, done once). Asked over an AF_UNIX socket in a private
+# directory, by the sandbox's helper; what makes the child differ from a started server is refused.
+
+BORN_OF = None  # in a server the zygote forked: the zygote's pid
+ZYGOTE_WAIT = 1.0  # seconds a connection may take to send its request
+
+
+def zygote_listener(server, socket):
+    """(the listening socket, True) or (None, why this server cannot be a zygote)."""
+    if server.unsafe:
+        return None, server.unsafe
+    for entry in sys.path:
+        if not entry or not os.path.isabs(entry):
+            return None, "sys.path has a relative entry (%r): a server started elsewhere would resolve it there" % entry
+    # What each server the zygote forks does to show its own environment (stray processes are
+    # found by a marker in /proc/PID/environ): done once here, on the zygote itself, to know it works.
+    if not show_process(zygote_argv(sys.argv[1:]), START_ENV):
+        return None, "PR_SET_MM_MAP is not available (a forked server could not show its own environment)"
+    try:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        listener.bind(ZYGOTE_SOCKET)
+        listener.listen(64)
+        listener.setblocking(False)
+    except OSError as error:
+        return None, "cannot listen on %s: %s" % (ZYGOTE_SOCKET, error)
+    return listener, True
+
+
+def zygote_argv(args):
+    """The command line of this interpreter with these arguments after the program (`-c BOOT`)."""
+    return list(ARGV_PREFIX) + list(args)
+
+
+def zygote_request(server, listener, sockets, pipes, json, select, socket):
+    """One connection: {"workdir", "env", "marker", "standbys", "helper"} and the new server's control
+    socket; answered {"pid"} (the server then talks to the helper over that socket) or {"refused"}."""
+    try:
+        conn, _ = listener.accept()
+    except OSError:
+        return
+    conn.setblocking(True)
+    fds, answer = [], None
+    try:
+        if not select.select([conn], [], [], ZYGOTE_WAIT)[0]:
+            answer = {"refused": "no request within %s s" % ZYGOTE_WAIT}
+        else:
+            message, ancillary, _, _ = conn.recvmsg(1 << 22, socket.CMSG_SPACE(4))
+            fds = received_fds(ancillary, socket)
+            request = json.loads(message.decode("utf-8"))
+            if not isinstance(request, dict):
+                raise ValueError("not a JSON object")
+    except (OSError, ValueError, UnicodeError) as error:
+        answer = {"refused": "unreadable request: %s" % error}
+    if answer is None:
+        try:
+            problem, start_env = zygote_check(server, request, fds)
+        except Exception as error:  # a request of the wrong shape (the socket is the user's, as the sandbox is)
+            problem = "bad request: %s: %s" % (type(error).__name__, error)
+        answer = {"refused": problem} if problem else zygote_fork(server, request, start_env, fds[0], sockets + (conn,), pipes)
+    for fd in fds:
+        os.close(fd)
+    try:
+        conn.sendall(json.dumps(answer).encode("utf-8"))
+    except OSError:
+        pass  # the helper gave up: the new server reads EOF first and leaves
+    conn.close()
+
+
+def zygote_check(server, request, fds):
+    """(why a server forked for this request would differ from one started for it, None), or (None,
+    the environment a server started there would have found at its start)."""
+    if len(fds) != 1:
+        return "expected 1 descriptor, got %d" % len(fds), None
+    changed = server.stale()
+    if changed:
+        server.exit_after = True
+        return "a preloaded file changed on disk (%s)" % changed, None
+    if process_attributes(SERVER_PID) != START_ATTRIBUTES:
+        server.exit_after = True
+        return "the zygote's resource limits, priority or CPU affinity were changed since it started (a new one takes over)", None
+    workdir, env, marker = request.get("workdir"), request.get("env"), request.get("marker")
+    if not isinstance(workdir, str) or not os.path.isabs(workdir) or os.path.realpath(workdir) != workdir or not os.path.isdir(workdir):
+        return "the working directory is not an absolute real path of a directory", None
+    given = server.given_env
+    if not isinstance(env, dict) or set(env) != set(given):
+        return "the environment's variables differ from the zygote's", None
+    changed = [key for key in env if env[key] != given[key]]
+    if any(key != marker for key in changed) or not all(isinstance(value, str) for value in env.values()):
+        return "the environment differs from the zygote's (%s)" % ", ".join(sorted(changed)[:5]), None
+    if changed and not (isinstance(marker, str) and marker.startswith("DEBUG_GYM_")):
+        return "only a DEBUG_GYM_ marker may differ from the zygote's environment", None
+    start_env = {}
+    for key, value in START_ENV.items():
+        if key in changed:
+            if value != given[key]:
+                return "the shell or Python changed %s" % key, None
+            value = env[key]
+        elif value == START_CWD:
+            value = workdir
+        elif START_CWD in value:
+            return "%s names the zygote's directory" % key, None
+        start_env[key] = value
+    return None, start_env
+
+
+def zygote_fork(server, request, start_env, fd, sockets, pipes):
+    # No try/finally or with-block may enclose the fork: the child must not run the zygote's.
+    try:
+        pid = os.fork()
+    except OSError as error:
+        return {"refused": "cannot fork: %s" % error}
+    if pid == 0:
+        try:
+            become_server(request, start_env, fd, sockets, pipes)
+        except BaseException:
+            pass
+        os._exit(121)
+    server.born.add(pid)
+    return {"pid": pid}
+
+
+def become_server(request, start_env, fd, sockets, pipes):
+    """In the zygote's child: the server the sandbox's helper would have started in its working
+    directory, with its environment and control socket. Never returns."""
+    global SERVER_PID, CTL_FD, WORKDIR, STANDBYS_ON, ZYGOTE_SOCKET, START_ENV, START_CWD, BORN_OF
+    _signal.set_wakeup_fd(-1)
+    for sock in sockets:
+        try:
+            os.close(sock.detach())
+        except OSError:
+            pass
+    for pipe in pipes:
+        os.close(pipe)
+    os.setsid()  # as the helper starts a server: a session of its own
+    prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL: gone with the zygote (which goes with its helper, with the driver)
+    zygote = SERVER_PID
+    if os.getppid() != zygote:
+        os._exit(0)
+    zygote_cwd = START_CWD
+    workdir = request["workdir"]
+    os.chdir(workdir)
+    SERVER_PID, CTL_FD, WORKDIR, BORN_OF = os.getpid(), fd, workdir, zygote
+    STANDBYS_ON, ZYGOTE_SOCKET = request.get("standbys") is not False, None
+    START_ENV, START_CWD = start_env, os.getcwd()
+    os.environ.clear()
+    os.environ.update(start_env)
+    for key in list(sys.path_importer_cache):  # the zygote's working directory, as '' resolved there
+        if key and (key == zygote_cwd or inside(key, zygote_cwd, REAL_KEYS.get(key))):
+            del sys.path_importer_cache[key]
+    args = [str(fd), workdir, ",".join(GROUP_ORDER) or "-", str(request.get("helper") or 0), "standbys" if STANDBYS_ON else "-"]
+    sys.argv[1:] = args
+    if hasattr(sys, "orig_argv"):
+        sys.orig_argv = zygote_argv(args)
+    if not show_process(zygote_argv(args), start_env):
+        os._exit(121)
+    serve()
+    os._exit(0)
+
+
 # -- the server loop ------------------------------------------------------------------------------
 
 
@@ -1388,7 +1559,10 @@ def serve():
     import time
 
     ctl = socket.socket(fileno=CTL_FD)
-    server = Server(json.loads(ctl.recv(1 << 22).decode("utf-8")))
+    message = ctl.recv(1 << 22)
+    if not message:
+        return  # the helper gave up on us before we started
+    server = Server(json.loads(message.decode("utf-8")))
     if STANDBYS_ON and not server.unsafe and START_ATTRIBUTES is not None:  # unreadable: no way to vouch for a standby
         server.standbys = Standbys(server, socket, select, json, time)
     wake_r, wake_w = os.pipe()
@@ -1399,12 +1573,18 @@ def serve():
     _signal.signal(_signal.SIGCHLD, lambda signum, frame: None)
     ready = {"ready": True, "pid": os.getpid(), "python": "%d.%d.%d" % sys.version_info[:3],
              "groups": GROUP_ORDER, "problems": PROBLEMS, "unsafe": server.unsafe}
+    if BORN_OF is not None:
+        ready["zygote"] = BORN_OF
+    listener = None
+    if ZYGOTE_SOCKET is not None:
+        listener, ready["zygote"] = zygote_listener(server, socket)
     ctl.sendall(json.dumps(ready).encode("utf-8"))
     fd_space = socket.CMSG_SPACE(3 * 4)
+    waited = [ctl, wake_r] + ([listener] if listener is not None else [])
     while True:
         standbys = server.standbys
         try:
-            readable = select.select([ctl, wake_r], [], [], standbys.wait_time() if standbys is not None else None)[0]
+            readable = select.select(waited, [], [], standbys.wait_time() if standbys is not None else None)[0]
         except InterruptedError:
             continue
         if standbys is not None:
@@ -1419,6 +1599,10 @@ def serve():
             except (BlockingIOError, InterruptedError):
                 pass
         reap(server, ctl, json)
+        if listener is not None and listener in readable:
+            zygote_request(server, listener, (ctl, listener), (wake_r, wake_w), json, select, socket)
+            if server.exit_after:
+                return
         if ctl not in readable:
             continue
         message, ancillary, _, _ = ctl.recvmsg(1 << 22, fd_space)
@@ -1449,6 +1633,8 @@ def received_fds(ancillary, socket):
 
 
 def guarded_spawn(server, request, fds):
+    if ZYGOTE_SOCKET is not None:
+        return {"refused": "a zygote only forks fork servers"}
     try:
         return server.spawn(request, fds)
     except Exception as error:
@@ -1459,17 +1645,19 @@ def guarded_spawn(server, request, fds):
 
 def reap(server, ctl, json):
     """Report the children that exited; a standby that died before its request is only forgotten."""
-    while server.children or (server.standbys is not None and server.standbys.pids()):
+    while server.children or server.born or (server.standbys is not None and server.standbys.pids()):
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             server.children.clear()
+            server.born.clear()
             if server.standbys is not None:
                 server.standbys.lost()
             return
         if pid == 0:
             return
         if server.children.pop(pid, None) is None:
+            server.born.discard(pid)
             if server.standbys is not None:
                 server.standbys.died(pid)
             continue

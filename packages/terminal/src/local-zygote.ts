@@ -1,0 +1,186 @@
+/**
+ * The local backend's zygote: one warm fork server per interpreter, shell, environment and groups,
+ * shared by this process's local terminals, that forks each terminal's fork server instead of a new
+ * interpreter importing pytest again (~0.1 s of CPU per sandbox, a fifth of a short episode's).
+ *
+ * Only the local backend has one: its sandboxes are directories of this host, so a process of this
+ * host can serve them all (a jail or a container needs a server inside it). The zygote is
+ * python/fork_server.py in zygote mode, started through the same helper and shell wrapper as a
+ * terminal's own server, in an empty directory of its own; it listens on a socket in that directory
+ * (0700). A terminal's helper asks it first and starts its server as usual whatever it refuses
+ * (see `zygote_check`: anything that would make the forked server differ from a started one).
+ *
+ * The first terminal of a kind starts its own server and the zygote in the background; later ones
+ * get theirs from the zygote. Zygotes live as long as this process (they hold no event-loop handle:
+ * the process exits as it would without them) and die with it (the helper's PR_SET_PDEATHSIG chain).
+ */
+import { rmSync } from 'node:fs';
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ForkGroup } from '@debug-gym/core';
+import { forkStartParams } from './fork-server.js';
+import { LocalForkHelper } from './local-fork-helper.js';
+import { procStat } from './process-identity.js';
+import { shellArgv } from './shell-launch.js';
+import { TERMINAL_ID_VARIABLE } from './stray-processes.js';
+
+export interface ZygoteSpec {
+  /** The interpreter of the sandbox (as its commands name it). */
+  python: string;
+  /** Absolute path of that interpreter, which runs the helper. */
+  helperPython: string;
+  shell: string;
+  groups: readonly ForkGroup[];
+  /** A terminal's command environment; its TERMINAL_ID_VARIABLE is the one variable that may differ. */
+  env: Record<string, string>;
+}
+
+/** Zygotes started in one process for one kind before none is started any more (the agent can kill them). */
+const MAX_STARTS = 8;
+
+interface Entry {
+  zygote: Promise<LocalZygote | undefined>;
+  ready: LocalZygote | undefined;
+  starting: boolean;
+  starts: number;
+  disabled: boolean;
+}
+
+const entries = new Map<string, Entry>();
+const directories = new Set<string>();
+let exitHook = false;
+
+export class LocalZygote {
+  private readonly start: string | undefined;
+
+  private constructor(
+    readonly socket: string,
+    readonly pid: number,
+    private readonly helper: LocalForkHelper,
+    private readonly directory: string,
+  ) {
+    this.start = procStat(pid)?.start;
+  }
+
+  /**
+   * The ready zygote of this kind, or undefined (then the terminal starts its own server). The first
+   * call of a kind starts one in the background, as does the first call after it died.
+   */
+  static current(spec: ZygoteSpec): LocalZygote | undefined {
+    const key = zygoteKey(spec);
+    let entry = entries.get(key);
+    if (!entry) {
+      entry = { zygote: Promise.resolve(undefined), ready: undefined, starting: false, starts: 0, disabled: false };
+      entries.set(key, entry);
+    }
+    if (entry.ready && !entry.ready.alive()) {
+      void entry.ready.close();
+      entry.ready = undefined;
+    }
+    if (entry.ready) return entry.ready;
+    if (entry.starting || entry.disabled) return undefined;
+    if (entry.starts >= MAX_STARTS) {
+      entry.disabled = true;
+      return undefined;
+    }
+    const current = entry;
+    current.starts += 1;
+    current.starting = true;
+    current.zygote = LocalZygote.launch(spec).then((zygote) => {
+      current.starting = false;
+      // One that cannot start here (a problem of the interpreter or the host) is not tried again.
+      if (zygote) current.ready = zygote;
+      else current.disabled = true;
+      return zygote;
+    });
+    return undefined;
+  }
+
+  /** Wait for the zygote of this kind that is starting, if any (tests and benchmarks). */
+  static async whenReady(spec: ZygoteSpec): Promise<LocalZygote | undefined> {
+    return entries.get(zygoteKey(spec))?.zygote;
+  }
+
+  /** Stop every zygote of this process (tests; they die with the process anyway). */
+  static async closeAll(): Promise<void> {
+    const all = [...entries.values()];
+    entries.clear();
+    await Promise.all(all.map(async (entry) => (await entry.zygote.catch(() => undefined))?.close()));
+  }
+
+  private static async launch(spec: ZygoteSpec): Promise<LocalZygote | undefined> {
+    let directory: string | undefined;
+    let helper: LocalForkHelper | undefined;
+    try {
+      directory = await realpath(await mkdtemp(join(tmpdir(), 'debug-gym-zygote-')));
+      remember(directory);
+      const socket = join(directory, 'zygote.sock');
+      if (Buffer.byteLength(socket) >= 108) throw new Error(`the socket path is too long for AF_UNIX: ${socket}`);
+      const env = { ...spec.env, [TERMINAL_ID_VARIABLE]: randomBytes(8).toString('hex') };
+      helper = await LocalForkHelper.start({ python: spec.helperPython, env });
+      helper.unref();
+      const cwd = directory;
+      const response = await helper.client.call('fork_start', forkStartParams({
+        python: spec.python,
+        workdir: cwd,
+        groups: spec.groups,
+        standbys: false,
+        env,
+        wrap: (command) => shellArgv(spec.shell, { cwd, command }),
+        zygoteListen: socket,
+      }));
+      const server = (response.server ?? {}) as Record<string, unknown>;
+      const problems = (server.problems ?? {}) as Record<string, unknown>;
+      if (server.ready !== true || server.zygote !== true || typeof server.pid !== 'number' || Object.keys(problems).length > 0) {
+        throw new Error(String(server.reason ?? server.zygote ?? 'the zygote did not start'));
+      }
+      return new LocalZygote(socket, server.pid, helper, directory);
+    } catch {
+      await helper?.close().catch(() => undefined);
+      if (directory) forget(directory);
+      return undefined;
+    }
+  }
+
+  /** The zygote process is there and not stopped (the agent can stop or kill it: same user). */
+  alive(): boolean {
+    if (this.helper.client.lost) return false;
+    const stat = procStat(this.pid);
+    return stat !== undefined && stat.start === this.start && !['T', 't', 'Z', 'X'].includes(stat.state);
+  }
+
+  async close(): Promise<void> {
+    if (procStat(this.pid)?.start === this.start) {
+      try {
+        process.kill(this.pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    await this.helper.close().catch(() => undefined);
+    forget(this.directory);
+  }
+}
+
+function zygoteKey(spec: ZygoteSpec): string {
+  const { [TERMINAL_ID_VARIABLE]: _marker, ...env } = spec.env;
+  const sorted = Object.fromEntries(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify([spec.python, spec.helperPython, spec.shell, spec.groups, sorted]);
+}
+
+function remember(directory: string): void {
+  directories.add(directory);
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const left of directories) rmSync(left, { recursive: true, force: true });
+    });
+  }
+}
+
+function forget(directory: string): void {
+  directories.delete(directory);
+  rmSync(directory, { recursive: true, force: true });
+}
