@@ -536,7 +536,7 @@ def feed_stdin(pipe, data):
 
 def forked_run(req, env, data):
     """A run started by the fork server: a ForkedProcess with pipes like Popen's, or why not."""
-    reason = FORK.usable()
+    reason = fork_usable(req["python"])
     if reason is not None:
         return reason
     out_r, out_w = os.pipe()
@@ -758,7 +758,7 @@ def op_pty_open(req):
         if SWITCH_USER:
             os.fchown(slave, RUN_AS[0], RUN_AS[1])
         if req.get("python"):
-            reason = FORK.usable()
+            reason = fork_usable(req["python"])
             if reason is None:
                 with PROCS_LOCK:
                     proc = fork_spawn(req["python"], env, req.get("cwd") or os.getcwd(), [slave, slave, slave], True)
@@ -833,10 +833,11 @@ OPS = {
     "pty_open": op_pty_open,
     "pty_write": op_pty_write,
     "fork_start": op_fork_start,
+    "fork_stop": op_fork_stop,
     "tar_open": op_tar_open,
     "tar_read": op_tar_read,
 }
-THREADED = {"run", "fork_start", "pty_open", "tar_read"}
+THREADED = {"run", "fork_start", "fork_stop", "pty_open", "tar_read"}
 FILE_OPS = {"read", "write", "readdir", "stat", "realpath", "remove", "mkdir", "untar"}
 
 
@@ -954,7 +955,7 @@ def main():
         if req.get("op") == "exit":
             os._exit(0)
         if req.get("op") == "fork_start":
-            req["launch"] = FORK.begin(req)
+            req["launch"] = fork_server(req.get("server"), True).begin(req)
         if req.get("op") in THREADED:
             try:
                 threading.Thread(target=handle, args=(req,), daemon=True).start()

@@ -85,6 +85,8 @@ export interface HelperSessionRequest {
   python?: PythonLaunch;
   /** Sent with `python`: the parent-death signal the cold command has (the local backend's). */
   pdeathsig?: number;
+  /** Sent with `python`: which of the helper's fork servers starts it (see pythonParam). */
+  forkServer?: string;
   /** False: return null when the fork server does not start it (the caller runs its own cold path). */
   fallback?: boolean;
 }
@@ -116,7 +118,7 @@ export async function openHelperSession(helper: HelperClient, request: HelperSes
       env: request.env,
       rows: SESSION_ROWS,
       cols: SESSION_COLUMNS,
-      ...(request.python ? { python: pythonParam(request.python, request.pdeathsig), ...(request.fallback === false ? { fallback: false } : {}) } : {}),
+      ...(request.python ? { python: pythonParam(request.python, request.pdeathsig, request.forkServer), ...(request.fallback === false ? { fallback: false } : {}) } : {}),
     },
     session,
   );

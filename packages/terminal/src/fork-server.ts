@@ -72,8 +72,9 @@ export function forkServerStatus(response: HelperResponse): ForkServerStatus {
 }
 
 /** The `python` request field of a run or a PTY session (`pdeathsig`: the local backend's cold commands die with Node). */
-export function pythonParam(launch: PythonLaunch, pdeathsig = 0): Record<string, unknown> {
-  return { args: [...launch.args], uses: [...launch.uses], ...(pdeathsig ? { pdeathsig } : {}) };
+/** `server`: which of the helper's fork servers (the local zygote's helper runs one per terminal). */
+export function pythonParam(launch: PythonLaunch, pdeathsig = 0, server?: string): Record<string, unknown> {
+  return { args: [...launch.args], uses: [...launch.uses], ...(pdeathsig ? { pdeathsig } : {}), ...(server ? { server } : {}) };
 }
 
 /** Which path a helper `run` / `pty_open` took, when it was given `python`. */

@@ -44,6 +44,7 @@ class ForkServer(object):
         self.exit_events = {}
         self.jobs = None
         self.zygote_refusal = None
+        self.retired = False
 
     def in_spawner(self, job):
         """Run job on one thread that lives as long as the helper: the server's PR_SET_PDEATHSIG
@@ -133,10 +134,16 @@ class ForkServer(object):
             # A server the agent stopped is replaced like one it killed; other failures are final.
             return self.fail("the fork server could not start: %s" % error, isinstance(error, ServerStopped))
         with self.lock:
-            self.sock, self.proc, self.info = mine, proc, info
-            self.state = "ready"
-            self.reason = None
-            self.ready.set()
+            retired = self.retired
+            if not retired:
+                self.sock, self.proc, self.info = mine, proc, info
+                self.state = "ready"
+                self.reason = None
+                self.ready.set()
+        if retired:  # its terminal closed while it started
+            mine.close()
+            self.stop_process(proc)
+            return self.fail("the fork server was stopped")
         threading.Thread(target=self.listen, args=(mine, proc), daemon=True).start()
         return info
 
@@ -318,6 +325,13 @@ class ForkServer(object):
                 pass
         return ", ".join(parts) or "unknown"
 
+    def retire(self):
+        """Stopped for good (op_fork_stop): a launch still under way kills what it started."""
+        with self.lock:
+            self.retired = True
+            self.config = None  # usable() restarts nothing
+        self.kill()
+
     def kill(self):
         with self.lock:
             proc = self.proc
@@ -474,19 +488,53 @@ def has_exited(pid):
 
 
 FORK = ForkServer()
+# A helper may run several servers, named by the requests' "server" (the local backend's zygote
+# helper runs one per local terminal it serves); requests without a name use FORK.
+FORKS = {}
+FORKS_LOCK = threading.Lock()
+
+
+def fork_server(name, create=False):
+    """The fork server of that name (FORK for none), or None when it was never started or was stopped."""
+    if name is None:
+        return FORK
+    with FORKS_LOCK:
+        server = FORKS.get(name)
+        if server is None and create:
+            server = FORKS[name] = ForkServer()
+        return server
 
 
 def op_fork_start(req):
+    server = fork_server(req.get("server"), True)
     if req.get("launch"):
-        return {"server": FORK.launch()}
-    FORK.ready.wait(FORK_START_TIMEOUT)
-    with FORK.lock:
-        if FORK.state == "ready":
-            return {"server": FORK.info}
-        return {"server": {"ready": False, "reason": FORK.reason}}
+        return {"server": server.launch()}
+    server.ready.wait(FORK_START_TIMEOUT)
+    with server.lock:
+        if server.state == "ready":
+            return {"server": server.info}
+        return {"server": {"ready": False, "reason": server.reason}}
+
+
+def op_fork_stop(req):
+    """The terminal a named server served is gone: the server goes too (and is never restarted)."""
+    with FORKS_LOCK:
+        server = FORKS.pop(req.get("server"), None)
+    if server is not None:
+        server.retire()
+    return {}
+
+
+def fork_usable(python):
+    """None when the request's fork server can take it, else why not (the caller runs it cold)."""
+    server = fork_server(python.get("server"))
+    return "the fork server was not started" if server is None else server.usable()
 
 
 def fork_spawn(python, env, cwd, fds, pty):
-    """Start a python request through the fork server (PROCS_LOCK held by the caller)."""
-    return FORK.spawn(python, env, cwd, fds, pty)
+    """Start a python request through its fork server (PROCS_LOCK held by the caller)."""
+    server = fork_server(python.get("server"))
+    if server is None:
+        return "the fork server was not started"
+    return server.spawn(python, env, cwd, fds, pty)
 `;

@@ -61,10 +61,11 @@ export class LocalForkHelper {
     return new LocalForkHelper(client, child);
   }
 
-  /** Holds no event-loop handle any more: this process exits as if the helper were not there (it dies with us). */
-  unref(): void {
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+  /** False: holds no event-loop handle, so this process exits as if the helper were not there (it dies with us). */
+  keepAlive(keep: boolean): void {
+    const method = keep ? 'ref' : 'unref';
+    this.child[method]();
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) (stream as { ref?: () => void; unref?: () => void } | null)?.[method]?.();
   }
 
   /** EOF: the helper exits, and its fork server with it (PR_SET_PDEATHSIG); resolves once it is gone. */

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { ForkServerOptions, ForkServerStatus, RunOptions, RunResult, SessionOptions, TerminalOptions, TerminalSession } from '@debug-gym/core';
-import type { HelperResponse } from './docker-helper-client.js';
+import type { HelperClient, HelperResponse } from './docker-helper-client.js';
 import { helperRunResult } from './docker-run-result.js';
 import { type DockerSession, openHelperSession } from './docker-session.js';
 import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';
@@ -30,6 +30,17 @@ export interface LocalTerminalOptions extends TerminalOptions {
   forkZygote?: boolean;
 }
 
+/**
+ * Where a terminal's forked runs go: its own helper (and server), or the zygote's helper, which runs
+ * the terminal's server among others, named `server`.
+ */
+interface ForkChannel {
+  client: HelperClient;
+  server: string | undefined;
+  /** Own helper: closed (its server dies with it). Zygote's: this terminal's server stopped. */
+  close(): Promise<void>;
+}
+
 /** What a local command gets from Node when its direct child dies with it (setpriv --pdeathsig KILL). */
 const PDEATHSIG_KILL = 9;
 
@@ -45,7 +56,7 @@ export class LocalTerminal extends HostTerminal {
   private id = '';
   private install: PythonInstall | undefined;
   /** The helper in front of this sandbox's fork server (set by startForkServer). */
-  private forkHelper: Promise<LocalForkHelper> | undefined;
+  private forkChannel: Promise<ForkChannel> | undefined;
   private readonly helperSessions = new Set<DockerSession>();
   /** Where this terminal's fork server came from: the zygote's pid, or why not from a zygote. */
   private serverOrigin: { zygote: number } | { started: string } | undefined;
@@ -79,7 +90,7 @@ export class LocalTerminal extends HostTerminal {
     const groups = options.preload ?? DEFAULT_FORK_GROUPS;
     const helperPython = this.install?.executable ?? this.python;
     this.zygoteSpec = this.localOptions.forkZygote === false ? undefined : { python: this.python, helperPython, shell: this.shell, groups, env };
-    const zygote = this.zygoteSpec && LocalZygote.current(this.zygoteSpec);
+    const zygote = !this.forkChannel && this.zygoteSpec ? LocalZygote.current(this.zygoteSpec) : undefined;
     const params = forkStartParams({
       python: this.python,
       workdir,
@@ -91,14 +102,26 @@ export class LocalTerminal extends HostTerminal {
     });
     let started: Promise<HelperResponse> | undefined;
     // Resolves once fork_start is on its way: a run sent after it waits for the server.
-    this.forkHelper ??= LocalForkHelper.start({ python: helperPython, env }).then((helper) => {
+    if (zygote) {
+      // The zygote's helper runs this terminal's server too, named after the terminal: no helper of its own to start.
+      const server = this.id;
+      const client = zygote.client;
+      zygote.acquire();
+      started = client.call('fork_start', { ...params, server });
+      const close = async (): Promise<void> => {
+        await client.call('fork_stop', { server }).catch(() => undefined);
+        zygote.release();
+      };
+      this.forkChannel = Promise.resolve({ client, server, close });
+    }
+    this.forkChannel ??= LocalForkHelper.start({ python: helperPython, env }).then((helper) => {
       if (helper.pid !== undefined) this.lease?.addGroup(helper.pid);
       started = helper.client.call('fork_start', params);
-      return helper;
+      return { client: helper.client, server: undefined, close: () => helper.close() };
     });
     try {
-      const helper = await this.forkHelper;
-      const response = await (started ?? helper.client.call('fork_start', params));
+      const channel = await this.forkChannel;
+      const response = await (started ?? channel.client.call('fork_start', { ...params, ...(channel.server ? { server: channel.server } : {}) }));
       const from = (response.server as { zygote?: unknown } | undefined)?.zygote;
       this.serverOrigin = typeof from === 'number' ? { zygote: from } : { started: typeof from === 'string' ? from : zygote ? 'the zygote was not asked' : 'no zygote was ready' };
       return forkServerStatus(response);
@@ -125,7 +148,7 @@ export class LocalTerminal extends HostTerminal {
     const launch = options.python;
     if (!launch || !this.forkAllowed) return super.run(command, options);
     const cold = async (reason: string): Promise<RunResult> => ({ ...(await super.run(command, options)), launch: { via: 'cold', reason } });
-    const helper = await this.liveForkHelper();
+    const helper = await this.liveForkChannel();
     if (typeof helper === 'string') return cold(helper);
     const cwd = await this.checkedCwd(options.cwd);
     const started = Date.now();
@@ -138,7 +161,7 @@ export class LocalTerminal extends HostTerminal {
       cap: this.maxOutputBytes,
       env: this.commandEnv('dumb', options.env),
       cwd,
-      python: pythonParam(launch, PDEATHSIG_KILL),
+      python: pythonParam(launch, PDEATHSIG_KILL, helper.server),
       fallback: false,
         ...(options.input === undefined ? {} : { input: Buffer.from(options.input, 'utf8').toString('base64') }),
       });
@@ -153,7 +176,7 @@ export class LocalTerminal extends HostTerminal {
     const launch = options.python;
     if (!launch || !this.forkAllowed) return super.openSession(command, options);
     const cold = async (reason: string): Promise<TerminalSession> => Object.assign(await super.openSession(command, options), { launch: { via: 'cold' as const, reason } });
-    const helper = await this.liveForkHelper();
+    const helper = await this.liveForkChannel();
     if (typeof helper === 'string') return cold(helper);
     const cwd = await this.checkedCwd(options.cwd);
     let opened;
@@ -168,6 +191,7 @@ export class LocalTerminal extends HostTerminal {
       sessions: this.helperSessions,
       python: launch,
         pdeathsig: PDEATHSIG_KILL,
+        ...(helper.server ? { forkServer: helper.server } : {}),
         fallback: false,
       });
     } catch (error) {
@@ -177,10 +201,10 @@ export class LocalTerminal extends HostTerminal {
   }
 
   /** The fork server's helper, or why there is none. */
-  private async liveForkHelper(): Promise<LocalForkHelper | string> {
-    if (!this.forkHelper) return 'the fork server was not started';
+  private async liveForkChannel(): Promise<ForkChannel | string> {
+    if (!this.forkChannel) return 'the fork server was not started';
     try {
-      const helper = await this.forkHelper;
+      const helper = await this.forkChannel;
       return helper.client.lost ? "the fork server's helper exited" : helper;
     } catch (error) {
       return `the fork server could not start: ${(error as Error).message}`;
@@ -205,8 +229,8 @@ export class LocalTerminal extends HostTerminal {
   }
 
   protected async teardown(): Promise<void> {
-    const helper = this.forkHelper;
-    this.forkHelper = undefined;
+    const helper = this.forkChannel;
+    this.forkChannel = undefined;
     await Promise.all([...this.helperSessions].map((session) => session.close()));
     if (helper) await (await helper.catch(() => undefined))?.close();
     await killMarkedProcesses(this.id);

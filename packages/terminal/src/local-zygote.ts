@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ForkGroup } from '@debug-gym/core';
+import type { HelperClient } from './docker-helper-client.js';
 import { forkStartParams } from './fork-server.js';
 import { LocalForkHelper } from './local-fork-helper.js';
 import { procStat } from './process-identity.js';
@@ -54,6 +55,7 @@ let exitHook = false;
 
 export class LocalZygote {
   private readonly start: string | undefined;
+  private users = 0;
 
   private constructor(
     readonly socket: string,
@@ -62,6 +64,23 @@ export class LocalZygote {
     private readonly directory: string,
   ) {
     this.start = procStat(pid)?.start;
+  }
+
+  /** The zygote's helper, which also runs the servers it forks, one per terminal (named by `server`). */
+  get client(): HelperClient {
+    return this.helper.client;
+  }
+
+  /**
+   * A terminal runs through the zygote's helper from now until release(): the helper holds this
+   * process open meanwhile, as a terminal's own helper does (and no longer once none uses it).
+   */
+  acquire(): void {
+    if (this.users++ === 0) this.helper.keepAlive(true);
+  }
+
+  release(): void {
+    if (this.users > 0 && --this.users === 0) this.helper.keepAlive(false);
   }
 
   /**
@@ -120,7 +139,7 @@ export class LocalZygote {
       if (Buffer.byteLength(socket) >= 108) throw new Error(`the socket path is too long for AF_UNIX: ${socket}`);
       const env = { ...spec.env, [TERMINAL_ID_VARIABLE]: randomBytes(8).toString('hex') };
       helper = await LocalForkHelper.start({ python: spec.helperPython, env });
-      helper.unref();
+      helper.keepAlive(false);
       const cwd = directory;
       const response = await helper.client.call('fork_start', forkStartParams({
         python: spec.python,
