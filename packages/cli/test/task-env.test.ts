@@ -57,6 +57,7 @@ describe('building a task\'s env and terminal from the config', () => {
 
   test('snake_case terminal keys become the backends\' options', () => {
     expect(terminalConfig({ python: 'py', shell: '/bin/sh', max_output_bytes: 10, default_timeout_seconds: 2 }, 'local')).toEqual({ type: 'local', python: 'py', shell: '/bin/sh', maxOutputBytes: 10, defaultTimeoutMs: 2000 });
+    expect(terminalConfig({ fork_zygote: false }, 'local')).toEqual({ type: 'local', forkZygote: false });
     expect(terminalConfig({ bwrap_path: '/b', max_processes: 5, max_memory_bytes: 6, read_only_paths: ['/x'] }, 'bubblewrap')).toEqual({ type: 'bubblewrap', bwrapPath: '/b', maxProcesses: 5, maxMemoryBytes: 6, readOnlyPaths: ['/x'] });
     expect(terminalConfig({ setup_commands: ['x'], cpus: 1, pids_limit: 9, workdir: '/w', labels: { a: 'b' }, init: false }, 'docker')).toEqual({ type: 'docker', setupCommands: ['x'], cpus: 1, pidsLimit: 9, workdir: '/w', labels: { a: 'b' }, init: false });
   });

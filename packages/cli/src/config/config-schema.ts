@@ -40,6 +40,8 @@ export const terminalSchema = z.strictObject({
   pool_size: z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be at least 0').optional(),
   // local
   shell: z.string().optional(),
+  /** Fork each sandbox's fork server from one warm zygote of the process (default true; local only). */
+  fork_zygote: z.boolean().optional(),
   // bubblewrap
   bwrap_path: z.string().optional(),
   max_processes: positiveInt.optional(),

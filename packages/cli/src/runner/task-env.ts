@@ -60,7 +60,7 @@ export function terminalConfig(terminal: TerminalSection, type: 'local' | 'bubbl
   if (task?.docker?.required && type !== 'docker' && !(type === 'kubernetes' && task.docker.image)) {
     throw new EnvConfigError(`Task ${task.id} runs only in its Docker image (${task.docker.image ?? 'built for it'}); use --terminal docker (or terminal.type: docker).`);
   }
-  if (type === 'local') return { type, ...common, ...(terminal.shell ? { shell: terminal.shell } : {}) };
+  if (type === 'local') return { type, ...common, ...(terminal.shell ? { shell: terminal.shell } : {}), ...(terminal.fork_zygote !== undefined ? { forkZygote: terminal.fork_zygote } : {}) };
   if (type === 'bubblewrap') {
     return {
       type,

@@ -1088,8 +1088,8 @@ class Standbys(object):
 
     A standby is non-dumpable (as the server) until its request, holds only its own socket, and dies
     with the server (PR_SET_PDEATHSIG). One the agent stopped, killed or changed (process_attributes)
-    is not used: the request is forked fresh. Made only with a core free (machine_busy), waited for
-    up to MAX_STANDBY_DEFER: on a saturated machine work done ahead only takes CPU from the runs."""
+    is not used: the request is forked fresh. Made, and its pages copied, only with a core free
+    (machine_busy): on a saturated machine work done ahead only takes CPU from the runs."""
 
     def __init__(self, server, socket, select, json, time):
         self.server = server
