@@ -21,10 +21,27 @@ export function defaultBackendSettings(env: NodeJS.ProcessEnv = process.env): Ba
   };
 }
 
-/** A new, not yet started terminal of this kind. */
-export function makeTerminal(name: BackendName, settings: BackendSettings): Promise<Terminal> {
+/** A new, not yet started terminal of this kind (`zygote: false`: a local one starts its own fork server). */
+export function makeTerminal(name: BackendName, settings: BackendSettings, options: { zygote?: boolean } = {}): Promise<Terminal> {
   if (name === 'docker') return createTerminal({ type: 'docker', image: settings.dockerImage, python: settings.dockerPython });
+  if (name === 'local') return createTerminal({ type: name, python: settings.python, ...(options.zygote === false ? { forkZygote: false } : {}) });
   return createTerminal({ type: name, python: settings.python });
+}
+
+/**
+ * Local only: start the process's zygote (local-zygote.ts) and wait for it, as the first local
+ * episode of any long-running process does; later local terminals fork their server from it.
+ */
+export async function warmZygote(name: BackendName, settings: BackendSettings): Promise<void> {
+  if (name !== 'local') return;
+  const terminal = await makeTerminal(name, settings);
+  try {
+    await terminal.start();
+    await terminal.startForkServer?.();
+    await (terminal as Terminal & { zygoteReady?: () => Promise<boolean> }).zygoteReady?.();
+  } finally {
+    await terminal.close();
+  }
 }
 
 /** The interpreter a backend's sandboxes run. */

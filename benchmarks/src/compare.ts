@@ -29,16 +29,24 @@ export function compareReports(current: PerfReport, baseline: PerfReport): Compa
     for (const run of backend.throughput) {
       // Cold and fork-server runs of the same shape are different rows (older reports have no flag: fork server).
       // Fresh-fork runs (no standbys) too; older reports have neither flag.
+      // Local runs without the zygote too.
       const forked = run.forkServer !== false;
       const fresh = run.standbys === false;
+      const own = run.zygote === false;
       const old = before.throughput.find(
-        (candidate) => candidate.parallel === run.parallel && candidate.steps === run.steps && (candidate.forkServer !== false) === forked && (candidate.standbys === false) === fresh,
+        (candidate) =>
+          candidate.parallel === run.parallel &&
+          candidate.steps === run.steps &&
+          (candidate.forkServer !== false) === forked &&
+          (candidate.standbys === false) === fresh &&
+          (candidate.zygote === false) === own,
       );
+      const kind = !forked ? ['.cold', ', cold'] : fresh ? ['.fresh', ', no standbys'] : own ? ['.own', ', no zygote'] : ['', ''];
       if (old && old.wallMs > 0) {
         out.push({
           terminal: backend.terminal,
-          id: `throughput.${run.parallel}x${run.steps}${forked ? (fresh ? '.fresh' : '') : '.cold'}`,
-          label: `${run.parallel} parallel × (reset + ${run.steps} steps)${forked ? (fresh ? ', no standbys' : '') : ', cold'}, wall`,
+          id: `throughput.${run.parallel}x${run.steps}${kind[0]}`,
+          label: `${run.parallel} parallel × (reset + ${run.steps} steps)${kind[1]}, wall`,
           baseline: old.wallMs,
           current: run.wallMs,
           ratio: run.wallMs / old.wallMs,

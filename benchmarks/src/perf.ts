@@ -39,7 +39,7 @@ async function measure(options: PerfOptions, argv: readonly string[]): Promise<P
     );
   }
   const progress = createProgress(options.progress);
-  progress.plan(options.terminals.length * plannedUnits(task, options));
+  progress.plan(options.terminals.reduce((sum, backend) => sum + plannedUnits(task, options, backend), 0));
   const backends: BackendReport[] = [];
   try {
     for (const backend of options.terminals) {

@@ -50,6 +50,12 @@ export function throughputReference(terminal: string, parallel: number, steps: n
   return undefined;
 }
 
+/**
+ * Episodes per minute at 8 parallel (reset + 20 steps) when #15 was filed ("≥ 3× today's"): RESULTS.md
+ * of commit 5d835ec, the last run before the fork server, on this machine.
+ */
+export const BEFORE_FORK_SERVER_EPISODES_PER_MINUTE: Readonly<Record<string, number>> = { local: 106.8, bubblewrap: 99.2, docker: 90.3 };
+
 /** `met`, `MISSED`, or '' when there is no target. */
 export function verdict(reference: Reference | undefined, value: number): string {
   if (reference?.below === undefined || !Number.isFinite(value)) return '';

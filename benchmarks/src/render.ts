@@ -87,6 +87,7 @@ export function resetBreakdown(backend: BackendReport): string {
 /** How the throughput run's Python processes started. */
 export function launchPath(run: ThroughputRun): string {
   if (run.forkServer === false) return 'cold';
+  if (run.zygote === false) return 'fork server, no zygote';
   return run.standbys === false ? 'fork server, no standbys' : 'fork server';
 }
 

@@ -53,6 +53,8 @@ export interface ThroughputRun {
   forkServer?: boolean;
   /** False: the fork server forked every run fresh (`forkStandbys: false`). Absent: standbys (or no fork server). */
   standbys?: boolean;
+  /** False: each local sandbox started its own fork server (`forkZygote: false`). Absent: the zygote's (local) or n/a. */
+  zygote?: boolean;
 }
 
 export interface BackendReport {

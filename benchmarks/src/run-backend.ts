@@ -1,5 +1,5 @@
 /** Every measurement of one backend: terminal primitives, reset and steps, overhead, throughput. */
-import { type BackendName, type BackendSettings, backendPython, probeBackend } from './backends.js';
+import { type BackendName, type BackendSettings, backendPython, probeBackend, warmZygote } from './backends.js';
 import type { PerfOptions } from './options.js';
 import type { Progress } from './progress.js';
 import type { BackendReport, Row } from './report-types.js';
@@ -11,8 +11,8 @@ import { runTerminalSuite, terminalSuiteUnits } from './suite-terminal.js';
 import { runThroughput, throughputPlans, throughputUnits } from './suite-throughput.js';
 import type { PerfTask } from './task.js';
 
-export function plannedUnits(task: PerfTask, options: PerfOptions): number {
-  return terminalSuiteUnits(options) + stepSuiteUnits(task, options) + coldSuiteUnits(options) + poolSuiteUnits(options) + forkSuiteUnits(options) + throughputUnits(throughputPlans(options.parallel));
+export function plannedUnits(task: PerfTask, options: PerfOptions, backend: BackendName): number {
+  return terminalSuiteUnits(options) + stepSuiteUnits(task, options) + coldSuiteUnits(options) + poolSuiteUnits(options) + forkSuiteUnits(options) + throughputUnits(throughputPlans(options.parallel, backend));
 }
 
 export async function runBackend(
@@ -32,19 +32,21 @@ export async function runBackend(
   progress.phase(`${backend}: checking the sandbox`);
   const probe = await probeBackend(backend, settings);
   if (!probe.ok) {
-    progress.tick(plannedUnits(task, options));
+    progress.tick(plannedUnits(task, options, backend));
     return { ...base, status: options.all ? 'skipped' : 'failed', reason: probe.reason, durationMs: 0, rows: [], throughput: [] };
   }
   base.pythonVersion = probe.version;
   const rows: Row[] = [];
   try {
+    // What any long-running process has after its first local episode: the zygote.
+    await warmZygote(backend, settings);
     const steps = await runStepSuite(backend, settings, task, options, progress);
     const pooled = await runPoolSuite(backend, settings, task, options, progress);
     const cold = await runColdSuite(backend, settings, task, options, progress);
     const forks = await runForkSuite(backend, settings, task, options, progress);
     const terminal = await runTerminalSuite(backend, settings, task, options, progress);
     rows.push(...pooled.rows(), ...steps.rows(), ...cold.rows(), ...forks.rows(), ...terminal.rows());
-    const throughput = await runThroughput(backend, settings, task, throughputPlans(options.parallel), progress);
+    const throughput = await runThroughput(backend, settings, task, throughputPlans(options.parallel, backend), progress);
     return { ...base, status: 'ok', durationMs: Math.round(performance.now() - started), rows, throughput };
   } catch (error) {
     const reason = `${(error as Error).name}: ${(error as Error).message}`;

@@ -21,14 +21,17 @@ export interface ThroughputPlan {
   forkServer?: boolean;
   /** False: the fork server forks every run fresh (no standbys; default true). */
   standbys?: boolean;
+  /** False: each local sandbox starts its own fork server, not forked by the zygote (default true). */
+  zygote?: boolean;
 }
 
 /** The K list with the full 20-step episode, plus (when K reaches 8) the 8 × (reset + 10 steps) run the original was measured on. */
-export function throughputPlans(parallel: readonly number[]): ThroughputPlan[] {
+export function throughputPlans(parallel: readonly number[], backend?: BackendName): ThroughputPlan[] {
   const plans: ThroughputPlan[] = parallel.map((count) => ({ parallel: count, steps: 20 }));
   if (Math.max(...parallel) >= 8) plans.push({ parallel: 8, steps: 10 });
   // The fork server's throughput target is against the cold path: the same run, side by side.
   if (parallel.includes(8)) plans.push({ parallel: 8, steps: 20, forkServer: false }, { parallel: 8, steps: 20, standbys: false });
+  if (parallel.includes(8) && backend === 'local') plans.push({ parallel: 8, steps: 20, zygote: false });
   return plans;
 }
 
@@ -50,11 +53,12 @@ export async function runThroughput(
   for (const plan of plans) {
     const cold = plan.forkServer === false;
     const fresh = !cold && plan.standbys === false;
-    progress.phase(`${backend}: ${plan.parallel} parallel episode${plan.parallel > 1 ? 's' : ''} (reset + ${plan.steps} steps)${cold ? ', cold' : fresh ? ', no standbys' : ''}`);
+    const own = !cold && plan.zygote === false;
+    progress.phase(`${backend}: ${plan.parallel} parallel episode${plan.parallel > 1 ? 's' : ''} (reset + ${plan.steps} steps)${cold ? ', cold' : fresh ? ', no standbys' : own ? ', no zygote' : ''}`);
     const terminals: Terminal[] = [];
     const envs: RepoEnv[] = [];
     for (let index = 0; index < plan.parallel; index++) {
-      const terminal = await makeTerminal(backend, settings);
+      const terminal = await makeTerminal(backend, settings, { zygote: !own });
       terminals.push(terminal);
       envs.push(createPerfEnv(task, terminal, undefined, !cold, !fresh));
     }
@@ -101,6 +105,7 @@ export async function runThroughput(
       failures,
       ...(cold ? { forkServer: false } : {}),
       ...(fresh ? { standbys: false } : {}),
+      ...(own ? { zygote: false } : {}),
     });
   }
   return runs;

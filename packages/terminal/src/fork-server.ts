@@ -25,8 +25,8 @@ export function shellWord(text: string): string {
  * The shell command that starts the server the way a cold command starts Python (`<python> …`), so
  * it sees what the shell adds to the environment (PWD, SHLVL, `_`) and the child can add the same.
  */
-export function forkServerCommand(python: string, workdir: string, groups: readonly ForkGroup[], standbys = true, zygoteSocket?: string): string {
-  const mode = zygoteSocket === undefined ? (standbys ? 'standbys' : '-') : `zygote ${shellWord(zygoteSocket)}`;
+export function forkServerCommand(python: string, workdir: string, groups: readonly ForkGroup[], standbys = true, zygote = false): string {
+  const mode = zygote ? 'zygote' : standbys ? 'standbys' : '-';
   return `${python} -c "${FORK_BOOTSTRAP}" ${FD_PLACEHOLDER} ${shellWord(workdir)} ${groups.join(',') || '-'} ${PPID_PLACEHOLDER} ${mode}`;
 }
 
@@ -40,21 +40,24 @@ export interface ForkStartRequest {
   env: Record<string, string>;
   /** Instead of `[shell, '-c', command]`: the full argv (the local backend's own shell wrapper around `command`). */
   wrap?: (command: string) => string[];
-  /** The local backend: ask this zygote's socket for the server first (see local-zygote.ts). */
-  zygote?: { socket: string; marker: string };
-  /** Start a zygote listening on this socket instead of a server (see local-zygote.ts). */
-  zygoteListen?: string;
+  /**
+   * The local backend, on the zygote's helper: ask the zygote (the helper's unnamed server) for this
+   * server first; `marker` names the one variable of `env` that may differ from the zygote's.
+   */
+  zygote?: { marker: string };
+  /** Start a zygote instead of a server (see local-zygote.ts). */
+  asZygote?: boolean;
 }
 
 /** Params of the helper's `fork_start` request. */
 export function forkStartParams(request: ForkStartRequest): Record<string, unknown> {
-  const command = forkServerCommand(request.python, request.workdir, request.groups, request.standbys !== false, request.zygoteListen);
+  const command = forkServerCommand(request.python, request.workdir, request.groups, request.standbys !== false, request.asZygote === true);
   return {
     source: FORK_SERVER_SOURCE,
     ...(request.wrap ? { argv: request.wrap(command) } : { cmd: command }),
     env: request.env,
     cwd: request.workdir,
-    ...(request.zygote ? { zygote: request.zygote.socket, marker: request.zygote.marker, standbys: request.standbys !== false } : {}),
+    ...(request.zygote ? { zygote: true, marker: request.zygote.marker, standbys: request.standbys !== false } : {}),
   };
 }
 

@@ -148,34 +148,47 @@ class ForkServer(object):
         return info
 
     def from_zygote(self, config, theirs, env):
-        """The server the local backend's zygote forked for us (a warm server of the same interpreter
-        and environment: python/fork_server.py, zygote mode), or None (self.zygote_refusal says why):
-        then the server is started as usual."""
-        import array
-        import socket
+        """The server the local backend's zygote forked for us, or None (self.zygote_refusal says
+        why): then the server is started as usual. The zygote is this helper's unnamed server (FORK,
+        started in zygote mode: python/fork_server.py), asked over its control socket."""
         self.zygote_refusal = None
-        conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            conn.connect(config["zygote"])
-            zygote = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))[0]
-            request = {"workdir": config.get("cwd"), "env": env, "marker": config.get("marker"),
-                       "standbys": config.get("standbys") is not False, "helper": os.getpid()}
-            conn.sendmsg([json.dumps(request).encode("utf-8")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [theirs.fileno()]))])
-            deadline = time.monotonic() + ZYGOTE_ANSWER_TIMEOUT
-            while not select.select([conn], [], [], FORK_POLL)[0]:
-                if process_stopped(zygote) or time.monotonic() >= deadline:
-                    raise OSError(errno.ETIMEDOUT, "no answer (state %s)" % ("stopped" if process_stopped(zygote) else "running"))
-            answer = json.loads(conn.recv(1 << 16).decode("utf-8") or "{}")
-        except (OSError, ValueError, struct.error) as error:
-            self.zygote_refusal = "the zygote did not answer: %s" % error
+        with FORK.lock:
+            zygote = FORK.info if FORK.state == "ready" else None
+        if zygote is None or zygote.get("zygote") is not True:
+            self.zygote_refusal = "the zygote is not running" if zygote is None else "the zygote cannot fork servers: %s" % zygote.get("zygote")
             return None
-        finally:
-            conn.close()
+        order = {"workdir": config.get("cwd"), "env": env, "marker": config.get("marker"),
+                 "standbys": config.get("standbys") is not False, "helper": os.getpid()}
+        answer = FORK.ask({"server": order}, [theirs.fileno()], ZYGOTE_ANSWER_TIMEOUT)
         pid = answer.get("pid")
         if not isinstance(pid, int) or isinstance(pid, bool):
             self.zygote_refusal = answer.get("refused") or "the zygote refused"
             return None
         return ZygoteChild(pid)
+
+    def ask(self, request, fds, timeout):
+        """One request to this server and its answer ({"refused"} when it has none in time)."""
+        import array
+        import socket
+        with self.lock:
+            sock = self.sock
+            if sock is None:
+                return {"refused": self.reason or "the fork server is not running"}
+            rid = self.next_id
+            self.next_id += 1
+            box = [threading.Event(), None]
+            self.answers[rid] = box
+        request = dict(request, id=rid)
+        try:
+            sock.sendmsg([json.dumps(request).encode("utf-8")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+            answered = self.await_server(box[0], timeout)
+        except OSError as error:
+            answered, box[1] = True, {"refused": "the fork server is gone (%s)" % error}
+        with self.lock:
+            self.answers.pop(rid, None)
+        if not answered:
+            return {"refused": "no answer within %d seconds (%s)" % (timeout, self.describe())}
+        return box[1] if box[1] is not None else {"refused": "the fork server exited"}
 
     @staticmethod
     def await_hello(sock, proc):

@@ -98,7 +98,7 @@ export class LocalTerminal extends HostTerminal {
       standbys: options.standbys !== false,
       env,
       wrap: (command) => shellArgv(this.shell, { cwd: workdir, command }),
-      ...(zygote ? { zygote: { socket: zygote.socket, marker: TERMINAL_ID_VARIABLE } } : {}),
+      ...(zygote ? { zygote: { marker: TERMINAL_ID_VARIABLE } } : {}),
     });
     let started: Promise<HelperResponse> | undefined;
     // Resolves once fork_start is on its way: a run sent after it waits for the server.

@@ -6,13 +6,14 @@
  * Only the local backend has one: its sandboxes are directories of this host, so a process of this
  * host can serve them all (a jail or a container needs a server inside it). The zygote is
  * python/fork_server.py in zygote mode, started through the same helper and shell wrapper as a
- * terminal's own server, in an empty directory of its own; it listens on a socket in that directory
- * (0700). A terminal's helper asks it first and starts its server as usual whatever it refuses
- * (see `zygote_check`: anything that would make the forked server differ from a started one).
+ * terminal's own server, in an empty directory of its own (0700). Its helper also runs the servers it
+ * forks, one per terminal (requests name it): the helper asks the zygote over the zygote's control
+ * socket, which nothing else holds, and starts the server as usual whatever the zygote refuses (see
+ * `zygote_check`: anything that would make the forked server differ from a started one).
  *
  * The first terminal of a kind starts its own server and the zygote in the background; later ones
- * get theirs from the zygote. Zygotes live as long as this process (they hold no event-loop handle:
- * the process exits as it would without them) and die with it (the helper's PR_SET_PDEATHSIG chain).
+ * get theirs from the zygote. Zygotes live as long as this process (holding it open only while a
+ * terminal uses one) and die with it (the helper's PR_SET_PDEATHSIG chain).
  */
 import { rmSync } from 'node:fs';
 import { mkdtemp, realpath } from 'node:fs/promises';
@@ -58,7 +59,6 @@ export class LocalZygote {
   private users = 0;
 
   private constructor(
-    readonly socket: string,
     readonly pid: number,
     private readonly helper: LocalForkHelper,
     private readonly directory: string,
@@ -135,8 +135,6 @@ export class LocalZygote {
     try {
       directory = await realpath(await mkdtemp(join(tmpdir(), 'debug-gym-zygote-')));
       remember(directory);
-      const socket = join(directory, 'zygote.sock');
-      if (Buffer.byteLength(socket) >= 108) throw new Error(`the socket path is too long for AF_UNIX: ${socket}`);
       const env = { ...spec.env, [TERMINAL_ID_VARIABLE]: randomBytes(8).toString('hex') };
       helper = await LocalForkHelper.start({ python: spec.helperPython, env });
       helper.keepAlive(false);
@@ -148,14 +146,14 @@ export class LocalZygote {
         standbys: false,
         env,
         wrap: (command) => shellArgv(spec.shell, { cwd, command }),
-        zygoteListen: socket,
+        asZygote: true,
       }));
       const server = (response.server ?? {}) as Record<string, unknown>;
       const problems = (server.problems ?? {}) as Record<string, unknown>;
       if (server.ready !== true || server.zygote !== true || typeof server.pid !== 'number' || Object.keys(problems).length > 0) {
         throw new Error(String(server.reason ?? server.zygote ?? 'the zygote did not start'));
       }
-      return new LocalZygote(socket, server.pid, helper, directory);
+      return new LocalZygote(server.pid, helper, directory);
     } catch {
       await helper?.close().catch(() => undefined);
       if (directory) forget(directory);
@@ -181,6 +179,11 @@ export class LocalZygote {
     await this.helper.close().catch(() => undefined);
     forget(this.directory);
   }
+}
+
+/** The directories of this process's live zygotes (tests: they must be gone once it exits). */
+export function zygoteDirectories(): string[] {
+  return [...directories];
 }
 
 function zygoteKey(spec: ZygoteSpec): string {

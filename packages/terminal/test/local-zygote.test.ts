@@ -2,7 +2,7 @@
  * The local backend's zygote (local-zygote.ts, fork_server.py in zygote mode): real Python, real
  * processes. What its servers run is checked by the whole fork-server suite ('local-zygote' there);
  * here: where they come from, that they go with their terminal, and that an agent who tampers with
- * the zygote (same user: it can) or writes junk to its socket only makes terminals start their own.
+ * the zygote (same user: it can) only makes terminals start their own, and malformed orders are refused.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -49,7 +49,6 @@ const ppidOf = (pid: number): number => {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 };
 const args = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-const socketOf = (zygote: number): string => args(zygote).at(-1) as string;
 
 function gone(pid: number): boolean {
   try {
@@ -68,25 +67,42 @@ async function until(check: () => boolean, what: string, ms = 15_000): Promise<v
   }
 }
 
-/** Python that sends the zygote one request of a kind and prints its answer. */
-const JUNK = String.raw`
-import array, json, os, socket, sys
-path, kind = sys.argv[1], sys.argv[2]
-conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-conn.connect(path)
-a, b = socket.socketpair()
-fds = {"no-fd": [], "two-fds": [a.fileno(), b.fileno()]}.get(kind, [a.fileno()])
-body = {
-    "garbage": b"\xff\x00 not json",
-    "array": b"[1, 2]",
-    "relative": json.dumps({"workdir": "tmp", "env": {}}).encode(),
-    "nul": json.dumps({"workdir": "/tmp\u0000x", "env": {}}).encode(),
-    "env": json.dumps({"workdir": "/tmp", "env": {"PATH": "/nowhere"}}).encode(),
-    "no-fd": json.dumps({"workdir": "/tmp", "env": {}}).encode(),
-    "two-fds": json.dumps({"workdir": "/tmp", "env": {}}).encode(),
-}[kind]
-conn.sendmsg([body], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else [])
-print(conn.recv(65536).decode())
+/**
+ * Python that starts fork_server.py in zygote mode the way a helper does (a socketpair, the spawn
+ * environment first), sends it malformed orders over that control socket — the only way in — and
+ * prints each answer, then one good order's.
+ */
+const ZYGOTE_DRIVER = String.raw`
+import array, json, os, socket, subprocess, sys, tempfile
+source, home = sys.argv[1], tempfile.mkdtemp()
+mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), "DEBUG_GYM_TERMINAL_ID": "0" * 16}
+proc = subprocess.Popen([sys.executable, source, str(theirs.fileno()), home, "pytest,pdb", str(os.getpid()), "zygote"],
+                        pass_fds=[theirs.fileno()], cwd=home, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+theirs.close()
+mine.sendall(json.dumps(env).encode())
+ready = json.loads(mine.recv(65536))
+answers = {"ready": ready.get("zygote")}
+work = os.path.realpath(tempfile.mkdtemp())
+def ask(name, order, fds):
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    mine.sendmsg([json.dumps({"id": name, "server": order}).encode()], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [b.fileno()] * fds))] if fds else [])
+    answers[name] = json.loads(mine.recv(65536))
+    return a
+good = {"workdir": work, "env": dict(env, DEBUG_GYM_TERMINAL_ID="1" * 16), "marker": "DEBUG_GYM_TERMINAL_ID", "standbys": False}
+ask("no-fd", good, 0)
+ask("two-fds", good, 2)
+ask("not-an-object", "x", 1)
+ask("relative", dict(good, workdir="tmp"), 1)
+ask("nul", dict(good, workdir="/tmp\u0000x"), 1)
+ask("other-variable", dict(good, env=dict(env, PATH="/nowhere")), 1)
+ask("extra-variable", dict(good, env=dict(env, EXTRA="1")), 1)
+ask("other-marker", dict(good, env=dict(env, PATH="/nowhere"), marker="PATH"), 1)
+server = ask("good", good, 1)
+server.sendall(json.dumps(good["env"]).encode())
+answers["server-ready"] = json.loads(server.recv(65536)).get("zygote")
+print(json.dumps(answers))
+proc.kill()
 `;
 
 afterAll(async () => {
@@ -150,24 +166,25 @@ describe('local zygote', () => {
     }
   });
 
-  it('refuses junk on its socket with a reason and goes on serving', async () => {
-    const [, zygote] = await zygoteTerminal();
-    const expected: Record<string, string> = {
-      garbage: 'unreadable request',
-      array: 'not a JSON object',
-      relative: 'absolute real path',
-      nul: 'bad request: ValueError',
-      env: "variables differ from the zygote's",
-      'no-fd': 'expected 1 descriptor, got 0',
-      'two-fds': 'expected 1 descriptor, got 2',
-    };
-    for (const [kind, reason] of Object.entries(expected)) {
-      const run = spawnSync(python, ['-c', JUNK, socketOf(zygote), kind], { encoding: 'utf8', timeout: 20_000 });
-      expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({ refused: expect.stringContaining(reason) });
-    }
-    const [, still] = await zygoteTerminal();
-    expect(still).toBe(zygote);
+  it('answers malformed orders on its control socket with a reason, and forks the next good one', () => {
+    const source = fileURLToPath(new URL('../src/python/fork_server.py', import.meta.url));
+    const run = spawnSync(python, ['-c', ZYGOTE_DRIVER, source], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    const answers = JSON.parse(run.stdout) as Record<string, unknown>;
+    const refused = (reason: string) => ({ id: expect.any(String), refused: expect.stringContaining(reason) });
+    expect(answers).toEqual({
+      ready: true,
+      'no-fd': refused('expected 1 descriptor, got 0'),
+      'two-fds': refused('expected 1 descriptor, got 2'),
+      'not-an-object': refused('the request has no "server" object'),
+      relative: refused('absolute real path'),
+      nul: refused('bad request: ValueError'),
+      'other-variable': refused("differs from the zygote's (PATH)"),
+      'extra-variable': refused("variables differ from the zygote's"),
+      'other-marker': refused('only a DEBUG_GYM_ marker may differ'),
+      good: { id: 'good', pid: expect.any(Number) },
+      'server-ready': expect.any(Number),
+    });
   });
 });
 

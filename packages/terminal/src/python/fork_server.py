@@ -55,12 +55,11 @@ WORKDIR = os.path.realpath(sys.argv[2])
 # Imported in this order; a child keeps a prefix of it (later groups may use earlier ones, never the
 # other way round, so dropping a later group leaves nothing dangling).
 GROUP_ORDER = [group for group in ("pytest", "pdb") if group in sys.argv[3].split(",")]
-# Children forked ahead of their request (see Standbys); "-" turns them off. "zygote PATH": this
-# server forks the fork servers of the local backend's other sandboxes (see zygote_request), asked on
-# the AF_UNIX socket PATH, and nothing else.
+# Children forked ahead of their request (see Standbys); "-" turns them off. "zygote": this server
+# forks the fork servers of the local backend's sandboxes (see zygote_request), and nothing else.
 MODE = sys.argv[5] if len(sys.argv) > 5 else "standbys"
 STANDBYS_ON = MODE not in ("-", "zygote")
-ZYGOTE_SOCKET = sys.argv[6] if MODE == "zygote" and len(sys.argv) > 6 else None
+ZYGOTE = MODE == "zygote"
 # Variables a program reads while it runs, never while Python starts: they may differ per request.
 RUNTIME_ONLY_ENV = {"TERM", "NO_COLOR", "FORCE_COLOR", "PY_COLORS", "COLUMNS", "LINES", "DG_PDB_NONCE", "PAGER", "GIT_PAGER", "PS1"}
 MAX_LISTED = 20000
@@ -431,6 +430,7 @@ class Server(object):
         self.program = None  # what check() read of the request's program, for compile_program
         self.standbys = None  # Standbys, made by serve()
         self.born = set()  # a zygote's servers
+        self.zygote = None  # in a zygote: why it cannot fork servers, or None
 
     @staticmethod
     def take_signature():
@@ -1393,32 +1393,25 @@ def prefault(conn, poll, cores):
 # A server started in a directory of its own (mode "zygote") that forks, for each local sandbox of the
 # same interpreter and environment, the fork server that sandbox would have started: the child takes
 # the sandbox's working directory, environment and control socket and serves as a server started
-# there (its imports are the zygote's, done once). Asked over an AF_UNIX socket in a private
-# directory, by the sandbox's helper; what makes the child differ from a started server is refused.
+# there (its imports are the zygote's, done once). Asked over its own control socket, by its helper
+# (which runs those servers too): nothing else can reach it. What would make the child differ from a
+# started server is refused.
 
 BORN_OF = None  # in a server the zygote forked: the zygote's pid
-ZYGOTE_WAIT = 1.0  # seconds a connection may take to send its request
 
 
-def zygote_listener(server, socket):
-    """(the listening socket, True) or (None, why this server cannot be a zygote)."""
+def zygote_problem(server):
+    """Why this server cannot be a zygote, or None."""
     if server.unsafe:
-        return None, server.unsafe
+        return server.unsafe
     for entry in sys.path:
         if not entry or not os.path.isabs(entry):
-            return None, "sys.path has a relative entry (%r): a server started elsewhere would resolve it there" % entry
+            return "sys.path has a relative entry (%r): a server started elsewhere would resolve it there" % entry
     # What each server the zygote forks does to show its own environment (stray processes are
     # found by a marker in /proc/PID/environ): done once here, on the zygote itself, to know it works.
     if not show_process(zygote_argv(sys.argv[1:]), START_ENV):
-        return None, "PR_SET_MM_MAP is not available (a forked server could not show its own environment)"
-    try:
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        listener.bind(ZYGOTE_SOCKET)
-        listener.listen(64)
-        listener.setblocking(False)
-    except OSError as error:
-        return None, "cannot listen on %s: %s" % (ZYGOTE_SOCKET, error)
-    return listener, True
+        return "PR_SET_MM_MAP is not available (a forked server could not show its own environment)"
+    return None
 
 
 def zygote_argv(args):
@@ -1426,39 +1419,21 @@ def zygote_argv(args):
     return list(ARGV_PREFIX) + list(args)
 
 
-def zygote_request(server, listener, sockets, pipes, json, select, socket):
-    """One connection: {"workdir", "env", "marker", "standbys", "helper"} and the new server's control
-    socket; answered {"pid"} (the server then talks to the helper over that socket) or {"refused"}."""
+def zygote_request(server, request, fds, sockets, pipes):
+    """A request {"server": {"workdir", "env", "marker", "standbys", "helper"}} with the new server's
+    control socket: {"pid"} (the server then talks to the helper over that socket) or {"refused"}."""
+    if server.zygote is not None:
+        return {"refused": server.zygote}
+    order = request.get("server")
+    if not isinstance(order, dict):
+        return {"refused": "a zygote only forks fork servers: the request has no \"server\" object"}
     try:
-        conn, _ = listener.accept()
-    except OSError:
-        return
-    conn.setblocking(True)
-    fds, answer = [], None
-    try:
-        if not select.select([conn], [], [], ZYGOTE_WAIT)[0]:
-            answer = {"refused": "no request within %s s" % ZYGOTE_WAIT}
-        else:
-            message, ancillary, _, _ = conn.recvmsg(1 << 22, socket.CMSG_SPACE(4))
-            fds = received_fds(ancillary, socket)
-            request = json.loads(message.decode("utf-8"))
-            if not isinstance(request, dict):
-                raise ValueError("not a JSON object")
-    except (OSError, ValueError, UnicodeError) as error:
-        answer = {"refused": "unreadable request: %s" % error}
-    if answer is None:
-        try:
-            problem, start_env = zygote_check(server, request, fds)
-        except Exception as error:  # a request of the wrong shape (the socket is the user's, as the sandbox is)
-            problem = "bad request: %s: %s" % (type(error).__name__, error)
-        answer = {"refused": problem} if problem else zygote_fork(server, request, start_env, fds[0], sockets + (conn,), pipes)
-    for fd in fds:
-        os.close(fd)
-    try:
-        conn.sendall(json.dumps(answer).encode("utf-8"))
-    except OSError:
-        pass  # the helper gave up: the new server reads EOF first and leaves
-    conn.close()
+        problem, start_env = zygote_check(server, order, fds)
+    except Exception as error:  # a request of the wrong shape
+        problem = "bad request: %s: %s" % (type(error).__name__, error)
+    if problem:
+        return {"refused": problem}
+    return zygote_fork(server, order, start_env, fds[0], sockets, pipes)
 
 
 def zygote_check(server, request, fds):
@@ -1466,10 +1441,10 @@ def zygote_check(server, request, fds):
     the environment a server started there would have found at its start)."""
     if len(fds) != 1:
         return "expected 1 descriptor, got %d" % len(fds), None
-    changed = server.stale()
-    if changed:
+    stale = server.stale()
+    if stale:
         server.exit_after = True
-        return "a preloaded file changed on disk (%s)" % changed, None
+        return "a preloaded file changed on disk (%s)" % stale, None
     if process_attributes(SERVER_PID) != START_ATTRIBUTES:
         server.exit_after = True
         return "the zygote's resource limits, priority or CPU affinity were changed since it started (a new one takes over)", None
@@ -1517,9 +1492,9 @@ def zygote_fork(server, request, start_env, fd, sockets, pipes):
 def become_server(request, start_env, fd, sockets, pipes):
     """In the zygote's child: the server the sandbox's helper would have started in its working
     directory, with its environment and control socket. Never returns."""
-    global SERVER_PID, CTL_FD, WORKDIR, STANDBYS_ON, ZYGOTE_SOCKET, START_ENV, START_CWD, BORN_OF
+    global SERVER_PID, CTL_FD, WORKDIR, STANDBYS_ON, ZYGOTE, START_ENV, START_CWD, BORN_OF
     _signal.set_wakeup_fd(-1)
-    for sock in sockets:
+    for sock in sockets:  # the zygote's control socket: the helper's end answers the zygote only
         try:
             os.close(sock.detach())
         except OSError:
@@ -1535,7 +1510,7 @@ def become_server(request, start_env, fd, sockets, pipes):
     workdir = request["workdir"]
     os.chdir(workdir)
     SERVER_PID, CTL_FD, WORKDIR, BORN_OF = os.getpid(), fd, workdir, zygote
-    STANDBYS_ON, ZYGOTE_SOCKET = request.get("standbys") is not False, None
+    STANDBYS_ON, ZYGOTE = request.get("standbys") is not False, False
     START_ENV, START_CWD = start_env, os.getcwd()
     os.environ.clear()
     os.environ.update(start_env)
@@ -1586,12 +1561,12 @@ def serve():
              "groups": GROUP_ORDER, "problems": PROBLEMS, "unsafe": server.unsafe}
     if BORN_OF is not None:
         ready["zygote"] = BORN_OF
-    listener = None
-    if ZYGOTE_SOCKET is not None:
-        listener, ready["zygote"] = zygote_listener(server, socket)
+    if ZYGOTE:
+        server.zygote = zygote_problem(server)
+        ready["zygote"] = server.zygote or True
     ctl.sendall(json.dumps(ready).encode("utf-8"))
     fd_space = socket.CMSG_SPACE(3 * 4)
-    waited = [ctl, wake_r] + ([listener] if listener is not None else [])
+    waited = [ctl, wake_r]
     while True:
         standbys = server.standbys
         try:
@@ -1610,10 +1585,6 @@ def serve():
             except (BlockingIOError, InterruptedError):
                 pass
         reap(server, ctl, json)
-        if listener is not None and listener in readable:
-            zygote_request(server, listener, (ctl, listener), (wake_r, wake_w), json, select, socket)
-            if server.exit_after:
-                return
         if ctl not in readable:
             continue
         message, ancillary, _, _ = ctl.recvmsg(1 << 22, fd_space)
@@ -1621,7 +1592,9 @@ def serve():
             return
         fds = received_fds(ancillary, socket)
         request = json.loads(message.decode("utf-8"))
-        if len(fds) != 3:
+        if ZYGOTE:
+            answer = zygote_request(server, request, fds, (ctl,), (wake_r, wake_w))
+        elif len(fds) != 3:
             answer = {"refused": "expected 3 descriptors, got %d" % len(fds)}
         else:
             answer = guarded_spawn(server, request, fds)
@@ -1644,8 +1617,6 @@ def received_fds(ancillary, socket):
 
 
 def guarded_spawn(server, request, fds):
-    if ZYGOTE_SOCKET is not None:
-        return {"refused": "a zygote only forks fork servers"}
     try:
         return server.spawn(request, fds)
     except Exception as error:
