@@ -16,7 +16,7 @@ import aider from '@debug-gym/bench-aider';
 import miniNightmare from '@debug-gym/bench-mini-nightmare';
 import evalTool from '@debug-gym/tool-eval';
 import rewriteTool from '@debug-gym/tool-rewrite';
-import { BACKENDS, type BackendName, defaultBackendSettings, makeTerminal } from './backends.js';
+import { BACKENDS, type BackendName, defaultBackendSettings, makeTerminal, warmZygote } from './backends.js';
 import { createProgress } from './progress.js';
 import { defaultDataPath } from './options.js';
 import { syntheticSwebenchTask } from './synthetic-swebench.js';
@@ -47,6 +47,8 @@ interface Episode {
   reset: Snapshot;
   untouched: Snapshot;
   fixed: Snapshot | null;
+  /** The local backend's fork server was forked by the zygote (local-zygote.ts), not started. */
+  zygote: boolean;
 }
 
 interface TaskOutcome {
@@ -59,6 +61,8 @@ interface TaskOutcome {
   /** Forked evals that ran on a standby (a child the fork server forked ahead). */
   standby: number;
   cold: number;
+  /** Forked episodes whose (local) fork server the zygote forked. */
+  zygote: number;
   reasons: string[];
   difference?: string;
 }
@@ -99,10 +103,12 @@ async function episode(task: BenchmarkTask, benchmark: BenchmarkV1, terminal: Te
   };
   try {
     const reset = snapshot(await env.reset());
+    const origin = (terminal as Terminal & { forkServerOrigin?: object }).forkServerOrigin;
+    const zygote = origin !== undefined && 'zygote' in origin;
     const untouched = snapshot(await paced.step({ name: 'eval', arguments: {} }));
     const calls = await benchmark.solution?.(task, solutionsDir ? { solutionsDir } : {});
     const fixed = calls ? snapshot((await runSolution(paced, calls, { info: await paced.step({ name: 'eval', arguments: {} }) })).info) : null;
-    return { reset, untouched, fixed };
+    return { reset, untouched, fixed, zygote };
   } finally {
     await env.close();
   }
@@ -134,6 +140,7 @@ async function validateTask(suite: Suite, task: BenchmarkTask, benchmark: Benchm
     forked: snapshots.filter((item) => item.via === 'fork-server').length,
     standby: snapshots.filter((item) => item.standby).length,
     cold: snapshots.filter((item) => item.via !== 'fork-server').length,
+    zygote: forked.zygote ? 1 : 0,
     reasons: [...new Set(snapshots.map((item) => item.reason).filter((reason): reason is string => !!reason))],
   };
   const difference = sameObservations(forked, cold);
@@ -175,8 +182,10 @@ async function main(): Promise<void> {
     .option('--concurrency <n>', 'tasks at once', '2')
     .option('--json <file>', 'write every task outcome as JSON')
     .addOption(new Option('--standbys <on|off>', 'fork server standbys (off: every run is a fresh fork)').choices(['on', 'off']).default('on'))
+    .addOption(new Option('--zygote <on|off>', "local: each sandbox's fork server forked by the zygote (off: started)").choices(['on', 'off']).default('on'))
     .parse();
-  const options = program.opts<{ terminal: string; suite: string; tasks?: string; concurrency: string; json?: string; standbys: 'on' | 'off' }>();
+  const options = program.opts<{ terminal: string; suite: string; tasks?: string; concurrency: string; json?: string; standbys: 'on' | 'off'; zygote: 'on' | 'off' }>();
+  const zygote = options.zygote === 'on';
   const mode = options.standbys === 'on' ? 'standbys' : 'fresh';
   const settings = defaultBackendSettings();
   const terminals = (options.terminal === 'all' ? [...BACKENDS] : [options.terminal]) as BackendName[];
@@ -185,6 +194,7 @@ async function main(): Promise<void> {
   const outcomes: Array<TaskOutcome & { terminal: BackendName }> = [];
   const started = Date.now();
   for (const terminal of terminals) {
+    if (zygote) await warmZygote(terminal, settings);
     for (const suite of suites) {
       const { benchmark, tasks, make } = await tasksOf(suite, terminal, only);
       if (tasks.length === 0) continue;
@@ -195,9 +205,9 @@ async function main(): Promise<void> {
       const worker = async (): Promise<void> => {
         for (let task = queue.shift(); task; task = queue.shift()) {
           try {
-            outcomes.push({ terminal, ...(await validateTask(suite, task, benchmark, make ?? (() => makeTerminal(terminal, settings)), mode)) });
+            outcomes.push({ terminal, ...(await validateTask(suite, task, benchmark, make ?? (() => makeTerminal(terminal, settings, { zygote })), mode)) });
           } catch (error) {
-            outcomes.push({ terminal, suite, task: task.id, equal: false, nondeterministic: false, forked: 0, standby: 0, cold: 0, reasons: [], difference: `failed: ${(error as Error).message}` });
+            outcomes.push({ terminal, suite, task: task.id, equal: false, nondeterministic: false, forked: 0, standby: 0, cold: 0, zygote: 0, reasons: [], difference: `failed: ${(error as Error).message}` });
           }
           progress.tick();
         }
@@ -206,7 +216,7 @@ async function main(): Promise<void> {
       progress.stop();
     }
   }
-  const table = new Table({ head: ['terminal', 'suite', 'tasks', 'equal', 'different', 'nondeterministic anyway', 'evals forked', 'of them on a standby', 'evals cold'] });
+  const table = new Table({ head: ['terminal', 'suite', 'tasks', 'equal', 'different', 'nondeterministic anyway', 'evals forked', 'of them on a standby', 'evals cold', 'servers from the zygote'] });
   for (const terminal of terminals) {
     for (const suite of suites) {
       const rows = outcomes.filter((item) => item.terminal === terminal && item.suite === suite);
@@ -214,7 +224,8 @@ async function main(): Promise<void> {
       const differing = rows.filter((item) => !item.equal);
       table.push([terminal, suite, rows.length, rows.length - differing.length, differing.filter((item) => !item.nondeterministic).length,
         differing.filter((item) => item.nondeterministic).length, rows.reduce((sum, item) => sum + item.forked, 0),
-        rows.reduce((sum, item) => sum + item.standby, 0), rows.reduce((sum, item) => sum + item.cold, 0)]);
+        rows.reduce((sum, item) => sum + item.standby, 0), rows.reduce((sum, item) => sum + item.cold, 0),
+        terminal === 'local' ? rows.reduce((sum, item) => sum + item.zygote, 0) : '–']);
     }
   }
   console.log(table.toString());
