@@ -57,8 +57,8 @@ export interface GcReport {
   live: number;
 }
 
-/** Only directories debug-gym itself creates in a temp dir are ever removed. */
-const OWN_DIR = /^debug-gym-[\w-]+$/;
+/** Only directories debug-gym itself creates in a temp dir are ever removed (sandboxes, the local zygote's). */
+const OWN_DIR = /^(debug-gym|dg-zygote)-[\w-]+$/;
 
 /**
  * Reclaim what sandboxes of dead owners (a driver that was SIGKILLed or crashed) left behind: kill

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import type { ForkGroup } from '@debug-gym/core';
 import type { HelperClient } from './docker-helper-client.js';
 import { forkStartParams } from './fork-server.js';
+import { Lease } from './leases.js';
 import { LocalForkHelper } from './local-fork-helper.js';
 import { procStat } from './process-identity.js';
 import { shellArgv } from './shell-launch.js';
@@ -51,7 +52,8 @@ interface Entry {
 }
 
 const entries = new Map<string, Entry>();
-const directories = new Set<string>();
+/** Each live zygote's directory, with the lease that lets `gc` remove it (and kill what is left) after a SIGKILL. */
+const places = new Map<string, Lease>();
 let exitHook = false;
 
 export class LocalZygote {
@@ -132,10 +134,17 @@ export class LocalZygote {
   private static async launch(spec: ZygoteSpec): Promise<LocalZygote | undefined> {
     let directory: string | undefined;
     let helper: LocalForkHelper | undefined;
+    const marker = randomBytes(8).toString('hex');
     try {
-      directory = await realpath(await mkdtemp(join(tmpdir(), 'debug-gym-zygote-')));
-      remember(directory);
-      const env = { ...spec.env, [TERMINAL_ID_VARIABLE]: randomBytes(8).toString('hex') };
+      const lease = Lease.open('local');
+      lease.markProcesses(TERMINAL_ID_VARIABLE, marker);
+      directory = await realpath(await mkdtemp(join(tmpdir(), 'dg-zygote-'))).catch((error: unknown) => {
+        lease.release();
+        throw error;
+      });
+      lease.addDir(directory);
+      remember(directory, lease);
+      const env = { ...spec.env, [TERMINAL_ID_VARIABLE]: marker };
       helper = await LocalForkHelper.start({ python: spec.helperPython, env });
       helper.keepAlive(false);
       const cwd = directory;
@@ -183,7 +192,7 @@ export class LocalZygote {
 
 /** The directories of this process's live zygotes (tests: they must be gone once it exits). */
 export function zygoteDirectories(): string[] {
-  return [...directories];
+  return [...places.keys()];
 }
 
 function zygoteKey(spec: ZygoteSpec): string {
@@ -192,17 +201,18 @@ function zygoteKey(spec: ZygoteSpec): string {
   return JSON.stringify([spec.python, spec.helperPython, spec.shell, spec.groups, sorted]);
 }
 
-function remember(directory: string): void {
-  directories.add(directory);
+function remember(directory: string, lease: Lease): void {
+  places.set(directory, lease);
   if (!exitHook) {
     exitHook = true;
     process.once('exit', () => {
-      for (const left of directories) rmSync(left, { recursive: true, force: true });
+      for (const left of [...places.keys()]) forget(left);
     });
   }
 }
 
 function forget(directory: string): void {
-  directories.delete(directory);
   rmSync(directory, { recursive: true, force: true });
+  places.get(directory)?.release();
+  places.delete(directory);
 }

@@ -5,11 +5,13 @@
  * the zygote (same user: it can) only makes terminals start their own, and malformed orders are refused.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { gc } from '../src/gc.js';
 import { LocalTerminal } from '../src/local-terminal.js';
 import { LocalZygote } from '../src/local-zygote.js';
 
@@ -191,11 +193,14 @@ describe('local zygote', () => {
 describe('local zygote lifetime', () => {
   const require = createRequire(import.meta.url);
   const viteNode = join(dirname(createRequire(require.resolve('vitest/package.json')).resolve('vite-node/package.json')), 'vite-node.mjs');
+  const leaseDir = mkdtempSync(join(tmpdir(), 'dg-zygote-leases-'));
   const owner = (mode: 'exit' | 'hold') =>
     spawn(process.execPath, [viteNode, '--config', join(here, '..', 'vitest.config.ts'), join(here, 'fixtures', 'zygote-owner.ts'), mode], {
-      env: { ...process.env, DEBUG_GYM_PYTHON: python },
+      env: { ...process.env, DEBUG_GYM_PYTHON: python, DEBUG_GYM_LEASE_DIR: leaseDir },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+  const leases = (): string[] => (existsSync(leaseDir) ? readdirSync(leaseDir).filter((name) => name.endsWith('.json')) : []);
+  afterAll(() => rmSync(leaseDir, { recursive: true, force: true }));
   const pidsOf = (child: ReturnType<typeof owner>, until: string): Promise<{ zygote: number; server: number; directory: string }> =>
     new Promise((resolve, reject) => {
       let out = '';
@@ -214,6 +219,7 @@ describe('local zygote lifetime', () => {
     expect(await exited).toBe(0);
     await until(() => gone(pids.zygote) && gone(pids.server), 'the zygote and its server go with the process');
     expect(existsSync(pids.directory)).toBe(false);
+    expect(leases()).toEqual([]);
   }, 60_000);
 
   it('dies with a driver that is SIGKILLed', async () => {
@@ -224,5 +230,10 @@ describe('local zygote lifetime', () => {
     child.kill('SIGKILL');
     await exited;
     await until(() => gone(pids.zygote) && gone(pids.server), 'the zygote and its server go with the driver');
+    // No exit hook ran: the zygote's directory is left to `gc`, which its lease names.
+    expect(existsSync(pids.directory)).toBe(true);
+    await gc({ leaseDir, containers: false });
+    expect(existsSync(pids.directory)).toBe(false);
+    expect(leases()).toEqual([]);
   }, 60_000);
 });
