@@ -30,17 +30,21 @@ export function makeTerminal(name: BackendName, settings: BackendSettings, optio
 
 /**
  * Local only: start the process's zygote (local-zygote.ts) and wait for it, as the first local
- * episode of any long-running process does; later local terminals fork their server from it.
+ * episodes of any long-running process do; later local terminals fork their server from it (it is
+ * closed after 10 s unused: the suites keep it busy).
  */
 export async function warmZygote(name: BackendName, settings: BackendSettings): Promise<void> {
   if (name !== 'local') return;
-  const terminal = await makeTerminal(name, settings);
-  try {
-    await terminal.start();
-    await terminal.startForkServer?.();
-    await (terminal as Terminal & { zygoteReady?: () => Promise<boolean> }).zygoteReady?.();
-  } finally {
-    await terminal.close();
+  // The second local terminal of a kind starts its zygote.
+  for (let index = 0; index < 2; index++) {
+    const terminal = await makeTerminal(name, settings);
+    try {
+      await terminal.start();
+      await terminal.startForkServer?.();
+      await (terminal as Terminal & { zygoteReady?: () => Promise<boolean> }).zygoteReady?.();
+    } finally {
+      await terminal.close();
+    }
   }
 }
 

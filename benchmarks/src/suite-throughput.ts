@@ -3,7 +3,7 @@
  * would run them. Wall time from the first reset to the last close; memory sampled all along.
  */
 import type { RepoEnv, Terminal } from '@debug-gym/core';
-import { type BackendName, type BackendSettings, makeTerminal } from './backends.js';
+import { type BackendName, type BackendSettings, makeTerminal, warmZygote } from './backends.js';
 import { Meter } from './meter.js';
 import { createPerfEnv } from './perf-env.js';
 import type { Progress } from './progress.js';
@@ -51,6 +51,7 @@ export async function runThroughput(
   const runs: ThroughputRun[] = [];
   const steps = episodeSteps(task);
   for (const plan of plans) {
+    if (plan.zygote !== false && plan.forkServer !== false) await warmZygote(backend, settings);
     const cold = plan.forkServer === false;
     const fresh = !cold && plan.standbys === false;
     const own = !cold && plan.zygote === false;

@@ -11,9 +11,10 @@
  * socket, which nothing else holds, and starts the server as usual whatever the zygote refuses (see
  * `zygote_check`: anything that would make the forked server differ from a started one).
  *
- * The first terminal of a kind starts its own server and the zygote in the background; later ones
- * get theirs from the zygote. Zygotes live as long as this process (holding it open only while a
- * terminal uses one) and die with it (the helper's PR_SET_PDEATHSIG chain).
+ * The first terminals of a kind start their own servers, the second one the zygote too, in the
+ * background; later ones get theirs from the zygote. A zygote holds this process open only while a
+ * terminal uses it, is closed after 10 s without one, and dies with the process (the helper's
+ * PR_SET_PDEATHSIG chain; its directory is leased for `gc`).
  */
 import { rmSync } from 'node:fs';
 import { mkdtemp, realpath } from 'node:fs/promises';
@@ -42,12 +43,20 @@ export interface ZygoteSpec {
 
 /** Zygotes started in one process for one kind before none is started any more (the agent can kill them). */
 const MAX_STARTS = 8;
+/**
+ * Terminals of a kind seen before its zygote is started: a kind seen once (a one-off environment)
+ * gets none, as it would only cost an interpreter more.
+ */
+const SIGHTINGS_BEFORE_START = 2;
+/** How long a zygote no terminal uses stays (sequential episodes close one sandbox, then start the next). */
+const IDLE_CLOSE_MS = 10_000;
 
 interface Entry {
   zygote: Promise<LocalZygote | undefined>;
   ready: LocalZygote | undefined;
   starting: boolean;
   starts: number;
+  seen: number;
   disabled: boolean;
 }
 
@@ -59,13 +68,18 @@ let exitHook = false;
 export class LocalZygote {
   private readonly start: string | undefined;
   private users = 0;
+  private idle: NodeJS.Timeout | undefined;
+  private readonly key: string;
 
   private constructor(
     readonly pid: number,
     private readonly helper: LocalForkHelper,
     private readonly directory: string,
+    spec: ZygoteSpec,
   ) {
     this.start = procStat(pid)?.start;
+    this.key = zygoteKey(spec);
+    this.idleSoon();
   }
 
   /** The zygote's helper, which also runs the servers it forks, one per terminal (named by `server`). */
@@ -78,30 +92,52 @@ export class LocalZygote {
    * process open meanwhile, as a terminal's own helper does (and no longer once none uses it).
    */
   acquire(): void {
+    clearTimeout(this.idle);
+    this.idle = undefined;
     if (this.users++ === 0) this.helper.keepAlive(true);
   }
 
   release(): void {
-    if (this.users > 0 && --this.users === 0) this.helper.keepAlive(false);
+    if (this.users > 0 && --this.users === 0) {
+      this.helper.keepAlive(false);
+      this.idleSoon();
+    }
+  }
+
+  /** Closed once no terminal has used it for IDLE_CLOSE_MS (the timer holds no event-loop handle). */
+  private idleSoon(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      const entry = entries.get(this.key);
+      if (this.users > 0) return;
+      if (entry?.ready === this) {
+        entry.ready = undefined;
+        entry.zygote = Promise.resolve(undefined);
+      }
+      void this.close();
+    }, IDLE_CLOSE_MS);
+    this.idle.unref();
   }
 
   /**
-   * The ready zygote of this kind, or undefined (then the terminal starts its own server). The first
-   * call of a kind starts one in the background, as does the first call after it died.
+   * The ready zygote of this kind, or undefined (then the terminal starts its own server). The
+   * second call of a kind starts one in the background, as does the next call after it died or was
+   * closed for idleness.
    */
   static current(spec: ZygoteSpec): LocalZygote | undefined {
     const key = zygoteKey(spec);
     let entry = entries.get(key);
     if (!entry) {
-      entry = { zygote: Promise.resolve(undefined), ready: undefined, starting: false, starts: 0, disabled: false };
+      entry = { zygote: Promise.resolve(undefined), ready: undefined, starting: false, starts: 0, seen: 0, disabled: false };
       entries.set(key, entry);
     }
+    entry.seen += 1;
     if (entry.ready && !entry.ready.alive()) {
       void entry.ready.close();
       entry.ready = undefined;
     }
     if (entry.ready) return entry.ready;
-    if (entry.starting || entry.disabled) return undefined;
+    if (entry.starting || entry.disabled || entry.seen < SIGHTINGS_BEFORE_START) return undefined;
     if (entry.starts >= MAX_STARTS) {
       entry.disabled = true;
       return undefined;
@@ -162,7 +198,7 @@ export class LocalZygote {
       if (server.ready !== true || server.zygote !== true || typeof server.pid !== 'number' || Object.keys(problems).length > 0) {
         throw new Error(String(server.reason ?? server.zygote ?? 'the zygote did not start'));
       }
-      return new LocalZygote(server.pid, helper, directory);
+      return new LocalZygote(server.pid, helper, directory, spec);
     } catch {
       await helper?.close().catch(() => undefined);
       if (directory) forget(directory);
@@ -178,6 +214,7 @@ export class LocalZygote {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.idle);
     if (procStat(this.pid)?.start === this.start) {
       try {
         process.kill(this.pid, 'SIGKILL');

@@ -1072,9 +1072,10 @@ BUSY_CHECK_CHUNKS = 8  # and every so many chunks whether every core is busy (th
 STANDBY_IDLE = 0.02  # seconds without a request or an exit, no child running, before a standby is made
 # A standby does ahead, on spare CPU, what its run would do anyway. With every core busy (many sandboxes
 # at once) it would only take CPU from them, and one never used is waste: it waits for a free core,
-# looking again after twice as long each time, up to this long (8 local episodes at once on 2 cores:
-# 0.37 s of CPU per episode when standbys were made after 1 s of waiting, 0.33 without, 0.32 now).
+# looking again after twice as long each time (up to MAX_BUSY_WAIT), for up to MAX_STANDBY_DEFER; then
+# it is made all the same, but copies no page while every core is busy (see prefault).
 MAX_BUSY_WAIT = 0.32
+MAX_STANDBY_DEFER = 1.0
 MAX_STANDBY_DEATHS = 32  # standbys that died unused (the agent kills them) before none are made
 
 
@@ -1088,8 +1089,9 @@ class Standbys(object):
 
     A standby is non-dumpable (as the server) until its request, holds only its own socket, and dies
     with the server (PR_SET_PDEATHSIG). One the agent stopped, killed or changed (process_attributes)
-    is not used: the request is forked fresh. Made, and its pages copied, only with a core free
-    (machine_busy): on a saturated machine work done ahead only takes CPU from the runs."""
+    is not used: the request is forked fresh. Made with a core free (machine_busy), or after waiting
+    for one up to MAX_STANDBY_DEFER, and copies pages only while a core is free: on a saturated machine
+    work done ahead only takes CPU from the runs."""
 
     def __init__(self, server, socket, select, json, time):
         self.server = server
@@ -1104,6 +1106,7 @@ class Standbys(object):
         self.clock = time.monotonic
         self.last = self.clock()
         self.busy_wait = STANDBY_IDLE  # how long refill waits before it looks again at a busy machine
+        self.deferred = None  # since when a standby waits for a free core
         self.cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
     def pids(self):
@@ -1136,9 +1139,12 @@ class Standbys(object):
             self.busy_wait = STANDBY_IDLE
             return  # a run (or a standby's copying) is using the CPU: not now
         if machine_busy(self.cores):
-            self.busy_wait = min(self.busy_wait * 2, MAX_BUSY_WAIT)
-            return
+            self.deferred = self.deferred if self.deferred is not None else self.last
+            if self.last - self.deferred < MAX_STANDBY_DEFER:
+                self.busy_wait = min(self.busy_wait * 2, MAX_BUSY_WAIT)
+                return
         self.busy_wait = STANDBY_IDLE
+        self.deferred = None
         self.start(key)
 
     def start(self, key):
