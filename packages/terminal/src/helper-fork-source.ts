@@ -159,21 +159,23 @@ class ForkServer(object):
             return None
         order = {"workdir": config.get("cwd"), "env": env, "marker": config.get("marker"),
                  "standbys": config.get("standbys") is not False, "helper": os.getpid()}
-        answer = FORK.ask({"server": order}, [theirs.fileno()], ZYGOTE_ANSWER_TIMEOUT)
-        pid = answer.get("pid")
+        answered, answer = FORK.ask({"server": order}, [theirs.fileno()], ZYGOTE_ANSWER_TIMEOUT)
+        pid = (answer or {}).get("pid")
         if not isinstance(pid, int) or isinstance(pid, bool):
-            self.zygote_refusal = answer.get("refused") or "the zygote refused"
+            self.zygote_refusal = ("the zygote did not answer within %d seconds (%s)" % (ZYGOTE_ANSWER_TIMEOUT, FORK.describe()) if not answered
+                                   else "the zygote exited" if answer is None else answer.get("refused") or "the zygote refused")
             return None
         return ZygoteChild(pid)
 
     def ask(self, request, fds, timeout):
-        """One request to this server and its answer ({"refused"} when it has none in time)."""
+        """Send the server one request with descriptors: (answered in time, its answer, or None when
+        the server exited first)."""
         import array
         import socket
         with self.lock:
             sock = self.sock
             if sock is None:
-                return {"refused": self.reason or "the fork server is not running"}
+                return True, {"refused": self.reason or "the fork server is not running"}
             rid = self.next_id
             self.next_id += 1
             box = [threading.Event(), None]
@@ -186,9 +188,7 @@ class ForkServer(object):
             answered, box[1] = True, {"refused": "the fork server is gone (%s)" % error}
         with self.lock:
             self.answers.pop(rid, None)
-        if not answered:
-            return {"refused": "no answer within %d seconds (%s)" % (timeout, self.describe())}
-        return box[1] if box[1] is not None else {"refused": "the fork server exited"}
+        return answered, box[1]
 
     @staticmethod
     def await_hello(sock, proc):
@@ -272,28 +272,13 @@ class ForkServer(object):
 
     def spawn(self, python, env, cwd, fds, pty):
         """A ForkedProcess, or the reason it was not forked (then the caller runs the cold command)."""
-        import array
-        import socket
         with self.lock:
-            sock = self.sock
             parent = self.proc.pid if self.proc is not None else None
-            if sock is None:
-                return self.reason or "the fork server is not running"
-            rid = self.next_id
-            self.next_id += 1
-            box = [threading.Event(), None]
-            self.answers[rid] = box
-        request = {"id": rid, "argv": python.get("args"), "uses": python.get("uses") or [], "env": env, "cwd": cwd,
+        request = {"argv": python.get("args"), "uses": python.get("uses") or [], "env": env, "cwd": cwd,
                    "pty": pty, "pdeathsig": python.get("pdeathsig") or 0}
-        try:
-            sock.sendmsg([json.dumps(request).encode("utf-8")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
-            answered = self.await_server(box[0], FORK_ANSWER_TIMEOUT)
-        except OSError as error:
-            answered, box[1] = True, {"refused": "the fork server is gone (%s)" % error}
-        with self.lock:
-            self.answers.pop(rid, None)
-            answer = box[1]
-            if answer is not None and "pid" in answer:
+        answered, answer = self.ask(request, fds, FORK_ANSWER_TIMEOUT)
+        if answer is not None and "pid" in answer:
+            with self.lock:  # its exit may have been heard already (exits): the event is set at once then
                 self.exit_events[answer["pid"]] = threading.Event()
                 if answer["pid"] in self.exits:
                     self.exit_events[answer["pid"]].set()
