@@ -41,8 +41,10 @@ export interface ZygoteSpec {
   env: Record<string, string>;
 }
 
-/** Zygotes started in one process for one kind before none is started any more (the agent can kill them). */
-const MAX_STARTS = 8;
+/** Zygotes of one kind found dead or stopped before none is started any more (the agent can kill them). */
+const MAX_DEATHS = 8;
+/** Kinds remembered (how often seen); past it the oldest without a zygote are forgotten. */
+const MAX_KINDS = 256;
 /**
  * Terminals of a kind seen before its zygote is started: a kind seen once (a one-off environment)
  * gets none, as it would only cost an interpreter more.
@@ -55,7 +57,7 @@ interface Entry {
   zygote: Promise<LocalZygote | undefined>;
   ready: LocalZygote | undefined;
   starting: boolean;
-  starts: number;
+  deaths: number;
   seen: number;
   disabled: boolean;
 }
@@ -122,28 +124,25 @@ export class LocalZygote {
   /**
    * The ready zygote of this kind, or undefined (then the terminal starts its own server). The
    * second call of a kind starts one in the background, as does the next call after it died or was
-   * closed for idleness.
+   * closed for idleness (after 8 deaths, none: the agent keeps killing them).
    */
   static current(spec: ZygoteSpec): LocalZygote | undefined {
     const key = zygoteKey(spec);
     let entry = entries.get(key);
     if (!entry) {
-      entry = { zygote: Promise.resolve(undefined), ready: undefined, starting: false, starts: 0, seen: 0, disabled: false };
+      forgetOldKinds();
+      entry = { zygote: Promise.resolve(undefined), ready: undefined, starting: false, deaths: 0, seen: 0, disabled: false };
       entries.set(key, entry);
     }
     entry.seen += 1;
     if (entry.ready && !entry.ready.alive()) {
       void entry.ready.close();
       entry.ready = undefined;
+      if (++entry.deaths >= MAX_DEATHS) entry.disabled = true;
     }
     if (entry.ready) return entry.ready;
     if (entry.starting || entry.disabled || entry.seen < SIGHTINGS_BEFORE_START) return undefined;
-    if (entry.starts >= MAX_STARTS) {
-      entry.disabled = true;
-      return undefined;
-    }
     const current = entry;
-    current.starts += 1;
     current.starting = true;
     current.zygote = LocalZygote.launch(spec).then((zygote) => {
       current.starting = false;
@@ -230,6 +229,14 @@ export class LocalZygote {
 /** The directories of this process's live zygotes (tests: they must be gone once it exits). */
 export function zygoteDirectories(): string[] {
   return [...places.keys()];
+}
+
+function forgetOldKinds(): void {
+  if (entries.size < MAX_KINDS) return;
+  for (const [key, entry] of entries) {
+    if (entries.size < MAX_KINDS) break;
+    if (!entry.ready && !entry.starting) entries.delete(key);
+  }
 }
 
 function zygoteKey(spec: ZygoteSpec): string {
