@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gc } from '../src/gc.js';
 import { LocalTerminal } from '../src/local-terminal.js';
-import { LocalZygote } from '../src/local-zygote.js';
+import { LocalZygote, zygoteDirectories } from '../src/local-zygote.js';
 
 const python = process.env.DEBUG_GYM_PYTHON ?? 'python3';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -167,6 +167,19 @@ describe('local zygote', () => {
       expect(next).not.toBe(zygote);
     }
   });
+
+  it('is closed once no terminal has used it for 10 s, with its directory', async () => {
+    const [, zygote] = await zygoteTerminal();
+    const directories = zygoteDirectories();
+    expect(directories).not.toEqual([]);
+    await Promise.all(terminals.splice(0).map((term) => term.close())); // every user of it, this test's and the earlier ones
+    await until(() => gone(zygote), 'the unused zygote is closed', 30_000);
+    for (const directory of directories) if (!zygoteDirectories().includes(directory)) expect(existsSync(directory)).toBe(false);
+    // The kind was seen before: the next terminal starts a new one at once.
+    const next = await terminal();
+    expect(next.forkServerOrigin).toHaveProperty('started');
+    expect(await next.zygoteReady()).toBe(true);
+  }, 60_000);
 
   it('answers malformed orders on its control socket with a reason, and forks the next good one', () => {
     const source = fileURLToPath(new URL('../src/python/fork_server.py', import.meta.url));
