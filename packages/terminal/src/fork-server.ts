@@ -58,6 +58,7 @@ export function forkStartParams(request: ForkStartRequest): Record<string, unkno
     env: request.env,
     cwd: request.workdir,
     ...(request.zygote ? { zygote: true, marker: request.zygote.marker, standbys: request.standbys !== false } : {}),
+    ...(request.asZygote ? { as_zygote: true } : {}),
   };
 }
 

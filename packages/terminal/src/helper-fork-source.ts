@@ -95,6 +95,9 @@ class ForkServer(object):
             argv = [fill(part) for part in config["argv"]] if config.get("argv") else [SHELL, "-c", fill(config["cmd"])]
 
             def start():
+                changed = attributes_changed()
+                if changed:
+                    raise OSError(errno.EPERM, changed)
                 with PROCS_LOCK:
                     started = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                                cwd=config.get("cwd") or None, env=env, close_fds=True, pass_fds=[theirs.fileno()],
@@ -152,10 +155,14 @@ class ForkServer(object):
         why): then the server is started as usual. The zygote is this helper's unnamed server (FORK,
         started in zygote mode: python/fork_server.py), asked over its control socket."""
         self.zygote_refusal = None
+        if FORK.stopped():  # the agent stopped it (same user): killed, and started again by usable()
+            FORK.kill()
+        reason = FORK.usable()  # waits for a zygote that is starting; starts again one that is gone
         with FORK.lock:
             zygote = FORK.info if FORK.state == "ready" else None
-        if zygote is None or zygote.get("zygote") is not True:
-            self.zygote_refusal = "the zygote is not running" if zygote is None else "the zygote cannot fork servers: %s" % zygote.get("zygote")
+        if reason is not None or zygote is None or zygote.get("zygote") is not True:
+            self.zygote_refusal = ("the zygote is not running: %s" % (reason or "it is starting again")) if zygote is None or reason \
+                else "the zygote cannot fork servers: %s" % zygote.get("zygote")
             return None
         order = {"workdir": config.get("cwd"), "env": env, "marker": config.get("marker"),
                  "standbys": config.get("standbys") is not False, "helper": os.getpid()}
@@ -210,7 +217,7 @@ class ForkServer(object):
 
     def stop_process(self, proc):
         try:
-            os.kill(proc.pid, signal.SIGKILL)
+            proc.send_signal(signal.SIGKILL)  # not to a pid already reaped (and reused)
         except OSError:
             pass
         proc.wait()
@@ -261,7 +268,10 @@ class ForkServer(object):
         if self.state == "starting":
             self.ready.wait(FORK_START_TIMEOUT)
         with self.lock:
-            if self.state == "dead" and self.config is not None and self.starts < FORK_MAX_STARTS:
+            # A zygote (the local backend's) is started again however often the agent kills it: it
+            # serves other terminals too, and each start is one the agent's own commands could cost anyway.
+            again = self.starts < FORK_MAX_STARTS or (self.config or {}).get("as_zygote") is True
+            if self.state == "dead" and self.config is not None and again:
                 self.state = "starting"
                 self.ready.clear()
                 threading.Thread(target=self.launch, daemon=True).start()
@@ -335,7 +345,7 @@ class ForkServer(object):
             proc = self.proc
         if proc is not None:
             try:
-                os.kill(proc.pid, signal.SIGKILL)
+                proc.send_signal(signal.SIGKILL)  # not to a pid already reaped (and reused)
             except OSError:
                 pass
 
@@ -362,6 +372,36 @@ class ForkServer(object):
 
 
 NO_STATUS = object()
+HELPER_ATTRIBUTES = []  # this helper's limits, nice value and CPU affinity when it first started a server
+
+
+def own_attributes():
+    import resource
+    limits = []
+    for name in sorted(dir(resource)):
+        if name.startswith("RLIMIT_"):
+            try:
+                limits.append((name, resource.getrlimit(getattr(resource, name))))
+            except (ValueError, OSError):
+                pass
+    try:
+        nice = os.getpriority(os.PRIO_PROCESS, 0)
+    except OSError:
+        nice = None
+    affinity = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return limits, nice, affinity
+
+
+def attributes_changed():
+    """Why no server may be started from this helper any more, or None: a process of the sandbox user
+    can change another's limits, nice value and affinity without ptrace, and a server (and every run
+    it forks) would inherit them (the local zygote's helper starts servers for other terminals)."""
+    now = own_attributes()
+    if not HELPER_ATTRIBUTES:
+        HELPER_ATTRIBUTES.append(now)
+    if now != HELPER_ATTRIBUTES[0]:
+        return "the helper's resource limits, priority or CPU affinity were changed since it started a server"
+    return None
 
 
 class ZygoteChild(object):
@@ -382,6 +422,10 @@ class ZygoteChild(object):
         while self.poll() is None:
             time.sleep(0.005)
         return self.returncode
+
+    def send_signal(self, signum):
+        if self.poll() is None:
+            os.kill(self.pid, signum)
 
 
 def start_time(pid):

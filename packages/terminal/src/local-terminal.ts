@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { ForkServerOptions, ForkServerStatus, RunOptions, RunResult, SessionOptions, TerminalOptions, TerminalSession } from '@debug-gym/core';
-import type { HelperClient, HelperResponse } from './docker-helper-client.js';
+import { type HelperClient, HelperKilledError, HelperLostError, type HelperResponse } from './docker-helper-client.js';
 import { helperRunResult } from './docker-run-result.js';
 import { type DockerSession, openHelperSession } from './docker-session.js';
 import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';
@@ -39,6 +39,18 @@ interface ForkChannel {
   server: string | undefined;
   /** Own helper: closed (its server dies with it). Zygote's: this terminal's server stopped. */
   close(): Promise<void>;
+}
+
+/** A forked run whose helper went while it ran: killed with it, not run again. */
+function lostRun(error: Error, started: number): RunResult {
+  return {
+    exitCode: null,
+    output: `debug-gym: the command was killed: the fork server's helper exited while it ran (${error.message}); it was not run again.\n`,
+    timedOut: false,
+    droppedBytes: 0,
+    durationMs: Date.now() - started,
+    launch: { via: 'fork-server' },
+  };
 }
 
 /** What a local command gets from Node when its direct child dies with it (setpriv --pdeathsig KILL). */
@@ -166,6 +178,9 @@ export class LocalTerminal extends HostTerminal {
         ...(options.input === undefined ? {} : { input: Buffer.from(options.input, 'utf8').toString('base64') }),
       });
     } catch (error) {
+      // The helper went while the command may have been running (its server and the command with it):
+      // running it again cold could run it twice.
+      if (error instanceof HelperLostError || error instanceof HelperKilledError) return lostRun(error as Error, started);
       return cold(`the fork server's helper failed: ${(error as Error).message}`);
     }
     if (typeof response.refused === 'string') return cold(response.refused);

@@ -16,7 +16,7 @@
  * terminal uses it, is closed after 10 s without one, and dies with the process (the helper's
  * PR_SET_PDEATHSIG chain; its directory is leased for `gc`).
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -52,6 +52,8 @@ const MAX_KINDS = 256;
 const SIGHTINGS_BEFORE_START = 2;
 /** How long a zygote no terminal uses stays (sequential episodes close one sandbox, then start the next). */
 const IDLE_CLOSE_MS = 10_000;
+/** How often a zygote in use looks whether its helper was stopped. */
+const WATCH_MS = 500;
 
 interface Entry {
   zygote: Promise<LocalZygote | undefined>;
@@ -71,7 +73,10 @@ export class LocalZygote {
   private readonly start: string | undefined;
   private users = 0;
   private idle: NodeJS.Timeout | undefined;
+  private watch: NodeJS.Timeout | undefined;
   private readonly key: string;
+  /** The helper's limits, nice value and affinity when the zygote was ready (a server it starts inherits them). */
+  private readonly helperStart: string | undefined;
 
   private constructor(
     readonly pid: number,
@@ -80,6 +85,7 @@ export class LocalZygote {
     spec: ZygoteSpec,
   ) {
     this.start = procStat(pid)?.start;
+    this.helperStart = helper.pid === undefined ? undefined : helperAttributes(helper.pid);
     this.key = zygoteKey(spec);
     this.idleSoon();
   }
@@ -96,14 +102,33 @@ export class LocalZygote {
   acquire(): void {
     clearTimeout(this.idle);
     this.idle = undefined;
-    if (this.users++ === 0) this.helper.keepAlive(true);
+    if (this.users++ > 0) return;
+    this.helper.keepAlive(true);
+    // A helper the agent stopped (same user) would hang every terminal it serves, mid-command: killed
+    // (their commands fail, their later ones run cold) and replaced.
+    this.watch = setInterval(() => {
+      if (!this.alive()) this.retire();
+    }, WATCH_MS);
+    this.watch.unref();
   }
 
   release(): void {
     if (this.users > 0 && --this.users === 0) {
+      clearInterval(this.watch);
       this.helper.keepAlive(false);
       this.idleSoon();
     }
+  }
+
+  /** Out of its kind's entry (the next terminal of the kind starts a new one; a death counts) and closed. */
+  private retire(): void {
+    const entry = entries.get(this.key);
+    if (entry?.ready === this) {
+      entry.ready = undefined;
+      entry.zygote = Promise.resolve(undefined);
+      if (++entry.deaths >= MAX_DEATHS) entry.disabled = true;
+    }
+    void this.close();
   }
 
   /** Closed once no terminal has used it for IDLE_CLOSE_MS (the timer holds no event-loop handle). */
@@ -135,20 +160,16 @@ export class LocalZygote {
       entries.set(key, entry);
     }
     entry.seen += 1;
-    if (entry.ready && !entry.ready.alive()) {
-      void entry.ready.close();
-      entry.ready = undefined;
-      if (++entry.deaths >= MAX_DEATHS) entry.disabled = true;
-    }
+    if (entry.ready && !entry.ready.alive()) entry.ready.retire();
     if (entry.ready) return entry.ready;
     if (entry.starting || entry.disabled || entry.seen < SIGHTINGS_BEFORE_START) return undefined;
     const current = entry;
     current.starting = true;
     current.zygote = LocalZygote.launch(spec).then((zygote) => {
       current.starting = false;
-      // One that cannot start here (a problem of the interpreter or the host) is not tried again.
+      // One that could not start (stopped while importing, or a problem of the interpreter) counts as a death.
       if (zygote) current.ready = zygote;
-      else current.disabled = true;
+      else if (++current.deaths >= MAX_DEATHS) current.disabled = true;
       return zygote;
     });
     return undefined;
@@ -205,15 +226,19 @@ export class LocalZygote {
     }
   }
 
-  /** The zygote process is there and not stopped (the agent can stop or kill it: same user). */
+  /**
+   * Its helper is there and not stopped (the agent can stop or kill it: same user). The zygote itself
+   * is the helper's to watch: it kills a stopped one and starts a new one when one is gone.
+   */
   alive(): boolean {
-    if (this.helper.client.lost) return false;
-    const stat = procStat(this.pid);
-    return stat !== undefined && stat.start === this.start && !['T', 't', 'Z', 'X'].includes(stat.state);
+    if (this.helper.client.lost || this.helper.pid === undefined) return false;
+    const stat = procStat(this.helper.pid);
+    return stat !== undefined && !['T', 't', 'Z', 'X'].includes(stat.state) && helperAttributes(this.helper.pid) === this.helperStart;
   }
 
   async close(): Promise<void> {
     clearTimeout(this.idle);
+    clearInterval(this.watch);
     if (procStat(this.pid)?.start === this.start) {
       try {
         process.kill(this.pid, 'SIGKILL');
@@ -229,6 +254,21 @@ export class LocalZygote {
 /** The directories of this process's live zygotes (tests: they must be gone once it exits). */
 export function zygoteDirectories(): string[] {
   return [...places.keys()];
+}
+
+/**
+ * A process's resource limits, nice value and allowed CPUs, as /proc shows them to anyone (non-dumpable
+ * or not): what another process of the same user can change without ptrace.
+ */
+function helperAttributes(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const nice = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16];
+    const cpus = /^Cpus_allowed_list:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return `${readFileSync(`/proc/${pid}/limits`, 'utf8')}\nnice ${nice}\ncpus ${cpus}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function forgetOldKinds(): void {

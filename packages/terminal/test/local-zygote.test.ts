@@ -168,6 +168,68 @@ describe('local zygote', () => {
     }
   });
 
+  it("lets other terminals' running commands finish when it leaves (the agent kills it)", async () => {
+    const [agent, zygote] = await zygoteTerminal();
+    const [other] = await zygoteTerminal();
+    const program = 'import time; time.sleep(1.5); print("finished")';
+    const running = other.run(`${python} -c '${program}'`, { python: { args: ['-c', program], uses: ['pytest'] } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await agent.run(`kill -9 ${zygote}`);
+    const result = await running;
+    expect(result).toMatchObject({ exitCode: 0, output: 'finished\n', launch: { via: 'fork-server' } });
+    expect(await forked(other, 'print(2)')).toBe('2');
+  });
+
+  it("kills at once a helper the agent stopped: a command running through it fails once (not run again), the next terminal starts its own", async () => {
+    const [agent] = await zygoteTerminal();
+    const [other] = await zygoteTerminal();
+    const helper = ppidOf(ppidOf(await serverOf(other))); // the server's parent is the zygote, the zygote's the helper
+    const log = join(other.workdir, 'log.txt');
+    const program = `import time; open(${JSON.stringify(log)}, "a").write("ran\\n"); time.sleep(3)`;
+    const running = other.run(`${python} -c '${program}'`, { python: { args: ['-c', program], uses: [] } });
+    await until(() => existsSync(log), 'the command started');
+    await agent.run(`kill -STOP ${helper}`);
+    const result = await running;
+    expect(result.exitCode).toBeNull();
+    expect(result.output).toContain('it was not run again');
+    expect(readFileSync(log, 'utf8')).toBe('ran\n');
+    await until(() => gone(helper), 'the stopped helper is killed');
+    expect((await terminal()).forkServerOrigin).toHaveProperty('started');
+  });
+
+  it("replaces a zygote whose helper's limits the agent changed (a server it starts would inherit them)", async () => {
+    const [agent, zygote] = await zygoteTerminal();
+    const helper = ppidOf(zygote);
+    const tamper = `import os, resource; resource.prlimit(${helper}, resource.RLIMIT_NOFILE, (77, 77)); os.setpriority(os.PRIO_PROCESS, ${zygote}, 7)`;
+    expect((await agent.run(`${python} -c '${tamper}'`)).exitCode).toBe(0);
+    const victim = await terminal();
+    expect(victim.forkServerOrigin).toHaveProperty('started');
+    const limit = 'import os, resource; print(resource.getrlimit(resource.RLIMIT_NOFILE), os.getpriority(os.PRIO_PROCESS, 0))';
+    const cold = (await victim.run(`${python} -c '${limit}'`)).output.trim();
+    expect(await forked(victim, limit)).toBe(cold);
+    expect(cold).not.toContain('(77, 77)');
+    await until(() => gone(helper), 'the tampered helper is killed');
+  });
+
+  it("starts no server from a terminal's own helper whose limits the agent changed: its runs go cold, with a cold run's limits", async () => {
+    const own = new LocalTerminal({ python, defaultTimeoutMs: 30_000, forkZygote: false });
+    terminals.push(own);
+    await own.start();
+    await own.startForkServer();
+    const server = await serverOf(own);
+    const tamper = `import os, resource, signal; resource.prlimit(${ppidOf(server)}, resource.RLIMIT_NOFILE, (77, 77)); os.kill(${server}, signal.SIGKILL)`;
+    expect((await own.run(`${python} -c '${tamper}'`)).exitCode).toBe(0);
+    const limit = 'import resource; print(resource.getrlimit(resource.RLIMIT_NOFILE))';
+    const cold = (await own.run(`${python} -c '${limit}'`)).output.trim();
+    let run = await own.run(`${python} -c '${limit}'`, { python: { args: ['-c', limit], uses: [] } });
+    for (let attempt = 0; attempt < 40 && !/resource limits/.test(run.launch?.reason ?? ''); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      run = await own.run(`${python} -c '${limit}'`, { python: { args: ['-c', limit], uses: [] } });
+    }
+    expect(run.launch).toEqual({ via: 'cold', reason: expect.stringContaining("the helper's resource limits") });
+    expect(run.output.trim()).toBe(cold);
+  });
+
   it('is closed once no terminal has used it for 10 s, with its directory', async () => {
     const [, zygote] = await zygoteTerminal();
     const directories = zygoteDirectories();

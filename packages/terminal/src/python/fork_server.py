@@ -1508,10 +1508,10 @@ def become_server(request, start_env, fd, sockets, pipes):
     for pipe in pipes:
         os.close(pipe)
     os.setsid()  # as the helper starts a server: a session of its own
-    prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL: gone with the zygote (which goes with its helper, with the driver)
+    # No parent-death signal: the zygote may go (a preloaded file changed, the agent killed it) while
+    # this server runs another sandbox's commands. It leaves when its helper closes its control socket
+    # (the helper dies with the driver); a stopped one is found by its marker at close, or by gc.
     zygote = SERVER_PID
-    if os.getppid() != zygote:
-        os._exit(0)
     zygote_cwd = START_CWD
     workdir = request["workdir"]
     os.chdir(workdir)
