@@ -236,14 +236,17 @@ describe.each(backends)('$name fork server', ({ name, create, confined, warm }) 
     expect(second.output).toBe('2 1 False\n');
   });
 
-  /** Runs `run` until the fork server handed it to a standby (a child forked while it was idle). */
+  /**
+   * Runs `run` until the fork server handed it to a standby (a child forked while it was idle). On a
+   * busy machine a standby waits for a free core, or for 1 s without a request: later attempts wait longer.
+   */
   const untilStandby = async (run: () => Promise<RunResult>): Promise<RunResult> => {
-    for (let attempt = 0; attempt < 100; attempt++) {
+    for (let attempt = 0; attempt < 60; attempt++) {
       const result = await run();
       if (result.launch?.standby) return result;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, attempt < 5 ? 100 : 1_300));
     }
-    throw new Error('no run was handed to a standby in 100 attempts');
+    throw new Error('no run was handed to a standby in 60 attempts');
   };
 
   it('hands a run to a child it forked ahead (a standby): the program sees what a cold run and a fresh fork see', async () => {

@@ -1068,12 +1068,13 @@ def start_script(main, path):
 MADV_POPULATE_WRITE = 23  # Linux 5.14; EINVAL before: the standby then only saves the fork and set-up
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 PREFAULT_CHUNK = 64 * PAGE  # between two chunks a standby looks whether its request came
-BUSY_CHECK_CHUNKS = 8  # and every so many chunks whether every core is busy (then it stops copying)
+BUSY_CHECK_CHUNKS = 16  # and every so many chunks (4 MiB) whether every core is busy (twice in a row: it stops copying)
 STANDBY_IDLE = 0.02  # seconds without a request or an exit, no child running, before a standby is made
 # A standby does ahead, on spare CPU, what its run would do anyway. With every core busy (many sandboxes
 # at once) it would only take CPU from them, and one never used is waste: it waits for a free core,
-# looking again after twice as long each time (up to MAX_BUSY_WAIT), for up to MAX_STANDBY_DEFER; then
-# it is made all the same, but copies no page while every core is busy (see prefault).
+# looking again after twice as long each time (up to MAX_BUSY_WAIT); once this sandbox has had no request
+# and no exit for MAX_STANDBY_DEFER it is made all the same, but copies no page while every core is busy
+# (see prefault).
 MAX_BUSY_WAIT = 0.32
 MAX_STANDBY_DEFER = 1.0
 MAX_STANDBY_DEATHS = 32  # standbys that died unused (the agent kills them) before none are made
@@ -1115,6 +1116,7 @@ class Standbys(object):
     def activity(self):
         self.last = self.clock()
         self.busy_wait = STANDBY_IDLE
+        self.deferred = None  # a standby is made regardless only after MAX_STANDBY_DEFER of quiet in this sandbox
 
     def missing(self):
         if self.deaths >= MAX_STANDBY_DEATHS:
@@ -1364,7 +1366,7 @@ def prefault(conn, poll, cores):
             lines = handle.read().splitlines()
     except OSError:
         return
-    chunks = 0
+    chunks = busy = 0
     if machine_busy(cores):
         return
     for line in lines:
@@ -1390,8 +1392,10 @@ def prefault(conn, poll, cores):
                 if poll([conn], [], [], 0)[0]:
                     return
                 chunks += 1
-                if chunks % BUSY_CHECK_CHUNKS == 0 and machine_busy(cores):
-                    return
+                if chunks % BUSY_CHECK_CHUNKS == 0:
+                    busy = busy + 1 if machine_busy(cores) else 0
+                    if busy >= 2:  # twice in a row: not a passing process
+                        return
             index = resident.find(b"\x01", stop) if stop < count else -1
 
 
