@@ -301,7 +301,8 @@ describe.each(SANDBOXES)('owner killed on $name', (backend) => {
         });
         owner.once('exit', (code) => reject(new Error(`the owner exited early (${String(code)}): ${out}`)));
       });
-      expect(processesMatching(`sleep ${seconds}`).length).toBeGreaterThan(0);
+      // READY comes once the shell printed, maybe before its exec: a loaded machine can hold it there.
+      await expect.poll(() => processesMatching(`sleep ${seconds}`).length, { timeout: 30_000 }).toBeGreaterThan(0);
       owner.kill('SIGKILL');
       await exited;
       // Leases (debug-gym-leases-*) name what a dead owner held, for gc: they are not sandbox files.
