@@ -414,8 +414,10 @@ class ZygoteChild(object):
         self.returncode = None
 
     def poll(self):
-        if self.returncode is None and (self.start is None or has_exited(self.pid) or start_time(self.pid) != self.start):
-            self.returncode = -9  # the status is the zygote's
+        if self.returncode is None:
+            fields = stat_fields(self.pid)
+            if self.start is None or fields is None or fields[0] == b"Z" or int(fields[19]) != self.start:
+                self.returncode = -9  # the status is the zygote's
         return self.returncode
 
     def wait(self):
@@ -428,23 +430,26 @@ class ZygoteChild(object):
             os.kill(self.pid, signum)
 
 
-def start_time(pid):
-    try:
-        with open("/proc/%d/stat" % pid, "rb") as handle:
-            data = handle.read()
-        return int(data[data.rindex(b")") + 2:].split()[19])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def process_stopped(pid):
-    # Stopped (SIGSTOP) or traced, or gone: it will not answer.
+def stat_fields(pid):
+    """The fields of /proc/PID/stat from the state on (stat(5) numbers them from 3), or None when the
+    process is gone."""
     try:
         with open("/proc/%d/stat" % pid, "rb") as handle:
             data = handle.read()
     except OSError:
-        return True
-    return data[data.rindex(b")") + 2:data.rindex(b")") + 3] in (b"T", b"t")
+        return None
+    return data[data.rindex(b")") + 2:].split()
+
+
+def start_time(pid):
+    fields = stat_fields(pid)
+    return int(fields[19]) if fields is not None else None
+
+
+def process_stopped(pid):
+    # Stopped (SIGSTOP) or traced, or gone: it will not answer.
+    fields = stat_fields(pid)
+    return fields is None or fields[0] in (b"T", b"t")
 
 
 def reap_orphan(pid, timeout, server):
@@ -469,13 +474,8 @@ def reap_orphan(pid, timeout, server):
 
 def reaped_elsewhere(pid, server):
     # Gone, or a zombie whose parent is neither us nor the dead server (reparenting done, not to us).
-    try:
-        with open("/proc/%d/stat" % pid, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return True
-    fields = data[data.rindex(b")") + 2:].split()
-    return fields[0] == b"Z" and int(fields[1]) not in (os.getpid(), server)
+    fields = stat_fields(pid)
+    return fields is None or (fields[0] == b"Z" and int(fields[1]) not in (os.getpid(), server))
 
 
 class ForkedProcess(object):
@@ -521,12 +521,8 @@ class ForkedProcess(object):
 
 def has_exited(pid):
     # A zombie (nobody reaped it yet: its parent, the server, is stopped) or gone.
-    try:
-        with open("/proc/%d/stat" % pid, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return True
-    return data[data.rindex(b")") + 2:data.rindex(b")") + 3] == b"Z"
+    fields = stat_fields(pid)
+    return fields is None or fields[0] == b"Z"
 
 
 FORK = ForkServer()

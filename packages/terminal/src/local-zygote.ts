@@ -26,7 +26,7 @@ import type { HelperClient } from './docker-helper-client.js';
 import { forkStartParams } from './fork-server.js';
 import { Lease } from './leases.js';
 import { LocalForkHelper } from './local-fork-helper.js';
-import { procStat } from './process-identity.js';
+import { type ProcStat, procStat } from './process-identity.js';
 import { shellArgv } from './shell-launch.js';
 import { TERMINAL_ID_VARIABLE } from './stray-processes.js';
 
@@ -233,7 +233,7 @@ export class LocalZygote {
   alive(): boolean {
     if (this.helper.client.lost || this.helper.pid === undefined) return false;
     const stat = procStat(this.helper.pid);
-    return stat !== undefined && !['T', 't', 'Z', 'X'].includes(stat.state) && helperAttributes(this.helper.pid) === this.helperStart;
+    return stat !== undefined && !['T', 't', 'Z', 'X'].includes(stat.state) && helperAttributes(this.helper.pid, stat) === this.helperStart;
   }
 
   async close(): Promise<void> {
@@ -260,12 +260,11 @@ export function zygoteDirectories(): string[] {
  * A process's resource limits, nice value and allowed CPUs, as /proc shows them to anyone (non-dumpable
  * or not): what another process of the same user can change without ptrace.
  */
-function helperAttributes(pid: number): string | undefined {
+function helperAttributes(pid: number, stat: ProcStat | undefined = procStat(pid)): string | undefined {
+  if (!stat) return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const nice = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16];
     const cpus = /^Cpus_allowed_list:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return `${readFileSync(`/proc/${pid}/limits`, 'utf8')}\nnice ${nice}\ncpus ${cpus}`;
+    return `${readFileSync(`/proc/${pid}/limits`, 'utf8')}\nnice ${stat.nice}\ncpus ${cpus}`;
   } catch {
     return undefined;
   }

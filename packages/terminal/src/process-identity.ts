@@ -7,6 +7,8 @@ export interface ProcStat {
   pgid: number;
   /** Start time in clock ticks since boot: tells a reused pid apart. */
   start: string;
+  /** Nice value. */
+  nice: number;
 }
 
 /** Fields of `/proc/<pid>/stat` (Linux), or undefined when the process is gone or there is no /proc. */
@@ -15,7 +17,7 @@ export function procStat(pid: number): ProcStat | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 2 (comm) may contain spaces and parentheses: split after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] as string, ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] as string };
+    return { state: fields[0] as string, ppid: Number(fields[1]), pgid: Number(fields[2]), nice: Number(fields[16]), start: fields[19] as string };
   } catch {
     return undefined;
   }

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { gc } from '../src/gc.js';
 import { LocalTerminal } from '../src/local-terminal.js';
 import { LocalZygote, zygoteDirectories } from '../src/local-zygote.js';
+import { procStat } from '../src/process-identity.js';
 
 const python = process.env.DEBUG_GYM_PYTHON ?? 'python3';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -46,20 +47,15 @@ async function forked(term: LocalTerminal, program: string): Promise<string> {
 }
 
 const serverOf = async (term: LocalTerminal): Promise<number> => Number(await forked(term, 'import os; print(os.getppid())'));
-const ppidOf = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-};
+function ppidOf(pid: number): number {
+  const stat = procStat(pid);
+  if (!stat) throw new Error(`process ${pid} is gone`);
+  return stat.ppid;
+}
 const args = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 
-function gone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
-  } catch {
-    return true;
-  }
-}
+/** Exited: gone, or a zombie not reaped yet. */
+const gone = (pid: number): boolean => [undefined, 'Z'].includes(procStat(pid)?.state);
 
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;

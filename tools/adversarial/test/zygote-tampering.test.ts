@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { RepoEnv } from '@debug-gym/core';
 import { availableBackends, createTestEnv } from '@debug-gym/test-utils';
 import { afterEach, describe, expect } from 'vitest';
 import { attack } from '../src/attack.js';
+// The terminal's /proc reader, imported from source: the suite does not depend on its internals otherwise.
+import { procStat } from '../../../packages/terminal/src/process-identity.js';
 
 /**
  * The local backend shares one warm zygote (and its helper) among the episodes of a process that
@@ -19,19 +20,14 @@ const TASK = {
 const FIX = 'def add(a, b):\n    return a + b\n';
 const BUG = TASK['app.py'];
 
-const ppidOf = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-};
-
-function gone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
-  } catch {
-    return true;
-  }
+function ppidOf(pid: number): number {
+  const stat = procStat(pid);
+  if (!stat) throw new Error(`process ${pid} is gone`);
+  return stat.ppid;
 }
+
+/** Exited: gone, or a zombie not reaped yet. */
+const gone = (pid: number): boolean => [undefined, 'Z'].includes(procStat(pid)?.state);
 
 describe.each(backends)('the shared zygote on $name', (backend) => {
   const envs: RepoEnv[] = [];
