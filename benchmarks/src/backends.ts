@@ -35,13 +35,14 @@ export function makeTerminal(name: BackendName, settings: BackendSettings, optio
  */
 export async function warmZygote(name: BackendName, settings: BackendSettings): Promise<void> {
   if (name !== 'local') return;
-  // The second local terminal of a kind starts its zygote.
-  for (let index = 0; index < 2; index++) {
-    const terminal = await makeTerminal(name, settings);
+  // The second local terminal of a kind starts its zygote; one whose server came from it says it is warm.
+  for (let index = 0; index < 3; index++) {
+    const terminal = (await makeTerminal(name, settings)) as Terminal & { zygoteReady?: () => Promise<boolean>; forkServerOrigin?: object };
     try {
       await terminal.start();
       await terminal.startForkServer?.();
-      await (terminal as Terminal & { zygoteReady?: () => Promise<boolean> }).zygoteReady?.();
+      if (terminal.forkServerOrigin && 'zygote' in terminal.forkServerOrigin) return;
+      await terminal.zygoteReady?.();
     } finally {
       await terminal.close();
     }
