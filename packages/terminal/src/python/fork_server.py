@@ -1195,7 +1195,7 @@ class Standbys(object):
             return None
         pid, conn, modules, compiled = entry
         handed = False
-        usable = process_state(pid) not in ("T", "t", "Z", None) and process_attributes(pid) == START_ATTRIBUTES
+        usable = standby_intact(pid) and process_attributes(pid) == START_ATTRIBUTES
         if modules == len(sys.modules) and usable:
             code = b""
             if program_key in COMPILED and program_key not in compiled:
@@ -1305,6 +1305,30 @@ def machine_busy(cores):
 def process_state(pid):
     """The scheduler state letter of a process (/proc/PID/stat), None when it is gone."""
     return stat_state("/proc/%d/stat" % pid)
+
+
+# task flags (/proc/PID/stat field 9): set once a fatal signal was taken, before the process shows as a zombie
+PF_EXITING, PF_SIGNALED = 0x4, 0x400
+
+
+def standby_intact(pid):
+    """Whether a standby can still take a run: not stopped, dying or gone, and no signal pending. A
+    signal the agent sent a moment ago may not have been acted on yet (on a busy machine the standby
+    has not run since): it is still pending then (a standby ignores the signals it could be sent
+    harmlessly, and ignored signals are not queued). Read in the order the kernel moves through:
+    pending, then taken (flags), then stopped or exited (state)."""
+    try:
+        with open("/proc/%d/status" % pid, "rb") as handle:
+            status = handle.read()
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False
+    for line in status.splitlines():
+        if (line.startswith(b"SigPnd:") or line.startswith(b"ShdPnd:")) and int(line.split()[1], 16):
+            return False
+    fields = stat[stat.rfind(b")") + 2:].split()
+    return len(fields) > 6 and fields[0] not in (b"T", b"t", b"Z", b"X") and not int(fields[6]) & (PF_EXITING | PF_SIGNALED)
 
 
 def stat_state(path):
