@@ -267,18 +267,30 @@ def harden():
     prctl(4, 0)  # PR_SET_DUMPABLE 0: no ptrace, no /proc/PID/mem, environ or fd for the sandbox user
 
 
+def stat_fields(path):
+    """The fields of a /proc stat file (a process's or a thread's) from the state on (stat(5) numbers
+    them from 3), None when it is gone."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    end = data.rfind(b")")
+    return data[end + 2:].split() if end >= 0 else None
+
+
 def process_layout():
     """The fields of /proc/self/stat and the auxiliary vector show_process needs: the same in every
     child (a fork copies the address space), so read once, here, before harden(): a non-dumpable
     process's /proc/self files belong to root, which the sandbox user cannot read."""
+    fields = stat_fields("/proc/self/stat")
+    if fields is None:
+        return None
     try:
-        with open("/proc/self/stat", "rb") as handle:
-            fields = handle.read().rsplit(b")", 1)[1].split()
         with open("/proc/self/auxv", "rb") as handle:
             auxv = handle.read()
     except OSError:
         return None
-    # Fields from the 3rd (state) on; stat(5) numbers them from 1 with pid and comm first.
     field = lambda number: int(fields[number - 3])
     return dict(start_code=field(26), end_code=field(27), start_data=field(45), end_data=field(46),
                 start_brk=field(47), start_stack=field(28), auxv=auxv)
@@ -1320,26 +1332,19 @@ def standby_intact(pid):
     try:
         with open("/proc/%d/status" % pid, "rb") as handle:
             status = handle.read()
-        with open("/proc/%d/stat" % pid, "rb") as handle:
-            stat = handle.read()
     except OSError:
         return False
     for line in status.splitlines():
         if (line.startswith(b"SigPnd:") or line.startswith(b"ShdPnd:")) and int(line.split()[1], 16):
             return False
-    fields = stat[stat.rfind(b")") + 2:].split()
-    return len(fields) > 6 and fields[0] not in (b"T", b"t", b"Z", b"X") and not int(fields[6]) & (PF_EXITING | PF_SIGNALED)
+    fields = stat_fields("/proc/%d/stat" % pid)
+    return fields is not None and fields[0] not in (b"T", b"t", b"Z", b"X") and not int(fields[6]) & (PF_EXITING | PF_SIGNALED)
 
 
 def stat_state(path):
-    """The state letter of a /proc stat file (a process's or a thread's), None when it is gone."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return None
-    end = data.rfind(b")")
-    return data[end + 2:end + 3].decode("ascii", "replace") if end >= 0 else None
+    """The state letter of a /proc stat file, None when it is gone."""
+    fields = stat_fields(path)
+    return fields[0].decode("ascii", "replace") if fields else None
 
 
 def standby_main(server, key, conn, plan):
