@@ -105,7 +105,7 @@ export function createAgent(name: AgentName, options: AgentOptions): DebugAgent 
           const trimmed = trimHistory({ head, turns, budget: budget === undefined ? undefined : budget - toolTokens, counter, maxTurns: options.maxHistorySteps });
           prompt = trimmed.messages;
           try {
-            answer = await llm.generate({ messages: prompt, tools, ...(runOptions.signal ? { signal: runOptions.signal } : {}) });
+            answer = await llm.generate({ messages: prompt, tools, sessionId: task, ...(runOptions.signal ? { signal: runOptions.signal } : {}) });
             break;
           } catch (error) {
             if (!ContextLengthExceededError.isInstance(error) || attempt >= CONTEXT_RETRIES || turns.length === 0) throw error;
@@ -114,7 +114,13 @@ export function createAgent(name: AgentName, options: AgentOptions): DebugAgent 
         }
         const modelMs = Date.now() - stepStart;
         const call = answer.toolCall;
-        const assistant: ChatMessage = { role: 'assistant', content: answer.content, ...(answer.reasoning ? { reasoning: answer.reasoning } : {}), ...(call ? { toolCalls: [call] } : {}) };
+        const assistant: ChatMessage = {
+          role: 'assistant',
+          content: answer.content,
+          ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+          ...(call ? { toolCalls: [call] } : {}),
+          ...(answer.thinking?.length ? { thinking: answer.thinking } : {}),
+        };
         let observation: TrajectoryStep['observation'];
         let reply: ChatMessage;
         let launches: EnvInfo['launches'] = [];
@@ -138,7 +144,14 @@ export function createAgent(name: AgentName, options: AgentOptions): DebugAgent 
         const step: TrajectoryStep = {
           step: stepNumber,
           prompt,
-          response: { content: answer.content, reasoning: answer.reasoning, toolCall: call, ...(answer.notes?.length ? { notes: answer.notes } : {}), ...(answer.raw === undefined || options.recordRaw === false ? {} : { raw: answer.raw }) },
+          response: {
+            content: answer.content,
+            reasoning: answer.reasoning,
+            toolCall: call,
+            ...(answer.notes?.length ? { notes: answer.notes } : {}),
+            ...(answer.raw === undefined || options.recordRaw === false ? {} : { raw: answer.raw }),
+            ...(answer.thinking?.length ? { thinking: answer.thinking } : {}),
+          },
           toolCall: call && !hidden.has(call.name) ? toEnvToolCall(call) : null,
           observation,
           usage: answer.usage,
@@ -146,6 +159,7 @@ export function createAgent(name: AgentName, options: AgentOptions): DebugAgent 
           timing: { startedAt: new Date(stepStart).toISOString(), modelMs, envMs: Date.now() - envStart },
           state: { score: after.score, maxScore: after.maxScore, resolved: after.resolved, terminated: after.terminated, rewriteCount: after.rewriteCount, breakpoints: after.currentBreakpoints },
           ...(launches.length ? { launches } : {}),
+          ...(answer.tokens ? { tokens: answer.tokens } : {}),
         };
         recorder.step(step);
         await runOptions.onStep?.(step, after);

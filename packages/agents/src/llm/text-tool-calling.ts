@@ -38,7 +38,7 @@ export function toTextMessages(messages: readonly ChatMessage[], toolText: strin
       out.push({ role: 'system', content: `${message.content}\n\n${toolText}` });
     } else if (message.role === 'assistant') {
       const calls = (message.toolCalls ?? []).map(renderTextToolCall);
-      out.push({ role: 'assistant', content: [message.content ?? '', ...calls].filter(Boolean).join('\n\n') });
+      out.push({ role: 'assistant', content: [message.content ?? '', ...calls].filter(Boolean).join('\n\n'), ...(message.thinking ? { thinking: message.thinking } : {}) });
     } else if (message.role === 'tool') {
       out.push({ role: 'user', content: `Output of ${message.name}:\n${message.content}` });
     } else {

@@ -12,8 +12,34 @@ export interface ModelToolCall {
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; reasoning?: string | null; toolCalls?: ModelToolCall[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      reasoning?: string | null;
+      toolCalls?: ModelToolCall[];
+      /** The provider's own reasoning blocks (Anthropic extended thinking), sent back as they came (signatures included). */
+      thinking?: ThinkingBlock[];
+    }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/**
+ * A reasoning block as Anthropic returns it: its signature (or the encrypted `data` of a redacted block)
+ * must go back unchanged in the next request of a tool-use conversation.
+ */
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
+/**
+ * The exact tokens of one model call, when the endpoint returns them (vLLM with `return_token_ids`,
+ * `logprobs`): what a trainer needs to compute a policy loss on the tokens the model produced.
+ */
+export interface RolloutTokens {
+  /** The prompt as the server tokenized it (chat template applied), history included. */
+  promptTokenIds?: number[];
+  /** The tokens the model sampled, in order. */
+  completionTokenIds?: number[];
+  /** Log probability of each sampled token (same length and order as `completionTokenIds` when both are present). */
+  logprobs?: number[];
+}
 
 export interface TokenUsage {
   promptTokens: number;
@@ -27,6 +53,12 @@ export interface GenerateRequest {
   /** The tools the model may call (function-calling schemas, as `info.tools`). */
   tools: ToolSchema[];
   signal?: AbortSignal;
+  /**
+   * One id per conversation (the task): sent as the `X-Session-ID` header so that a router in front of
+   * several servers (vllm-router's consistent hashing) keeps the conversation on one server, and used to
+   * keep it on one of several configured endpoints.
+   */
+  sessionId?: string;
 }
 
 export interface GenerateResult {
@@ -43,6 +75,10 @@ export interface GenerateResult {
   notes?: string[];
   /** The endpoint's response as received (kept in the trajectory). */
   raw?: unknown;
+  /** Reasoning blocks to send back with this answer in later requests (Anthropic extended thinking). */
+  thinking?: ThinkingBlock[];
+  /** Token ids and logprobs of this call, when the endpoint returned them. */
+  tokens?: RolloutTokens;
 }
 
 /**

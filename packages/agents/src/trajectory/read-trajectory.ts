@@ -61,6 +61,14 @@ function checkStep(step: unknown, path: string, expect: (path: string, ok: boole
   expect(`${path}.response.toolCall`, toolCall === null || toolCall === undefined || (isObject(toolCall) && typeof toolCall.name === 'string'), 'null or a tool call with a name');
   expect(`${path}.observation`, isObject(s.observation) && typeof s.observation.text === 'string', 'an object with a text');
   expect(`${path}.usage`, isObject(s.usage) && typeof s.usage.promptTokens === 'number' && typeof s.usage.completionTokens === 'number', 'token counts');
+  if (s.tokens !== undefined) {
+    expect(`${path}.tokens`, isObject(s.tokens), 'an object');
+    const tokens = s.tokens as Record<string, unknown>;
+    for (const key of ['promptTokenIds', 'completionTokenIds', 'logprobs']) {
+      const list = tokens[key];
+      expect(`${path}.tokens.${key}`, list === undefined || (Array.isArray(list) && list.every((item) => typeof item === 'number')), 'a list of numbers');
+    }
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

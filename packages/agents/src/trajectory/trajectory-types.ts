@@ -1,5 +1,5 @@
 import type { Observation, ProcessLaunch, ToolCall, ToolSchema } from '@debug-gym/spec';
-import type { ChatMessage, ModelToolCall, TokenUsage } from '../llm/types.js';
+import type { ChatMessage, ModelToolCall, RolloutTokens, ThinkingBlock, TokenUsage } from '../llm/types.js';
 
 /** The format tag of trajectories this package writes. A new major shape gets `/v2` beside it. */
 export const TRAJECTORY_FORMAT_VERSION = 'debug-gym.trajectory/v1';
@@ -55,6 +55,8 @@ export interface TrajectoryResponse {
   notes?: string[];
   /** The endpoint's own response body. */
   raw?: unknown;
+  /** The provider's reasoning blocks with their signatures (Anthropic extended thinking), as sent back to it. */
+  thinking?: ThinkingBlock[];
 }
 
 export interface TrajectoryStep {
@@ -74,6 +76,11 @@ export interface TrajectoryStep {
   state: { score: number; maxScore: number | null; resolved: boolean; terminated: boolean; rewriteCount: number; breakpoints: string };
   /** Python processes the step started (test runs, pdb sessions): forked by the fork server or cold, and why. */
   launches?: ProcessLaunch[];
+  /**
+   * The exact tokens of the model call, when the endpoint returned them (vLLM `return_token_ids`, `logprobs`):
+   * the prompt's and the completion's token ids and the completion's logprobs, for policy-gradient training.
+   */
+  tokens?: RolloutTokens;
 }
 
 export interface TrajectoryReset {
