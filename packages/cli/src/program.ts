@@ -50,9 +50,15 @@ export type ServeCommandOptions = { http?: boolean } & Omit<ServeHttpOptions, 'c
 async function serveCommand(options: ServeCommandOptions): Promise<void> {
   const { http, ...httpOptions } = options;
   if (http) return runHttpServe(httpOptions);
-  const misplaced = Object.keys(httpOptions).map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`);
+  const { allowPlugin, allowPluginPaths, repoRoot, allowBenchmarkOptions, ...rest } = httpOptions;
+  const misplaced = Object.keys(rest).map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`);
   if (misplaced.length > 0) throw new ConfigError(`${misplaced.join(', ')} only apply with --http (the HTTP server); plain \`debug-gym serve\` speaks JSON-RPC over stdio.`);
-  return runServe();
+  return runServe(pick({ allowPlugin, allowPluginPaths, repoRoot, allowBenchmarkOptions }));
+}
+
+/** A repeatable option's values, in order. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function nonNegative(value: string): number {
@@ -181,8 +187,15 @@ export function createProgram(handlers: Partial<CommandHandlers> = {}): Command 
     .option('--http', 'serve many sessions over HTTP and WebSocket instead of one over stdio')
     .option('--host <host>', 'address to bind (--http; default 127.0.0.1; any other needs --token)')
     .option('--port <port>', 'port (--http; default 8000; 0: a free one, printed on stderr)', portNumber)
-    .option('--token <token>', 'bearer token every request but GET /health must carry (--http; default $DEBUG_GYM_SERVER_TOKEN)')
-    .option('--max-sessions <n>', 'sessions at once (--http; default 64); more are answered 503 with Retry-After', positiveInt)
+    .option('--token-file <file>', 'file holding the bearer token every request but GET /health must carry (--http; default $DEBUG_GYM_TOKEN)')
+    .option('--token <token>', 'the token on the command line, readable by every local user: prefer $DEBUG_GYM_TOKEN or --token-file (--http)')
+    .option('--max-sessions <n>', 'sessions at once (--http; default: as many default sandboxes as the host has memory and processes for, at most 64); more are answered 503 with Retry-After', positiveInt)
+    .option('--memory-budget <size>', "memory all sandboxes' limits may add up to, bytes or e.g. 20g (--http; default: the host's memory less 1 GiB)")
+    .option('--pids-budget <n>', "processes all sandboxes' limits may add up to (--http; default: pid_max less 4096)", positiveInt)
+    .option('--allow-plugin <name>', 'a plugin path or package clients may name as a tool or benchmark (repeatable; installed plugins are always allowed by name)', collect)
+    .option('--allow-plugin-paths', 'DANGEROUS: clients may name any path or package as a tool or benchmark, which the server imports on this host')
+    .option('--repo-root <dir>', "repositories (path), data_path and read-only paths clients name must be inside this folder (repeatable; default: anywhere this server's user can read)", collect)
+    .option('--allow-benchmark-options', 'accept benchmark_options from clients (URLs, mirrors and commits the server fetches on this host)')
     .option('--idle-ttl <seconds>', 'close sessions idle this long (--http; default 600; 0: never)', nonNegative)
     .option('--step-timeout <seconds>', 'cancel a step after this long, ending its episode (--http; default 300; 0: no limit)', nonNegative)
     .option('--max-body-bytes <n>', 'largest request body or WebSocket message (--http; default 16777216)', positiveInt)
@@ -207,7 +220,8 @@ export function createProgram(handlers: Partial<CommandHandlers> = {}): Command 
     .option('--http', 'serve Streamable HTTP (one sandbox per session) instead of stdio')
     .option('--host <address>', 'HTTP address to listen on; anything but loopback needs a token', '127.0.0.1')
     .option('--port <n>', 'HTTP port (default: a free one, printed)', portNumber)
-    .option('--token <secret>', 'HTTP: require `Authorization: Bearer <secret>` (default: $DEBUG_GYM_MCP_TOKEN)')
+    .option('--token-file <file>', 'HTTP: file holding the token clients send as `Authorization: Bearer <token>` (default: $DEBUG_GYM_MCP_TOKEN)')
+    .option('--token <secret>', 'HTTP: the token on the command line, readable by every local user: prefer $DEBUG_GYM_MCP_TOKEN or --token-file')
     .option('--max-sessions <n>', 'HTTP: sessions (sandboxes) at once', positiveInt)
     .action(async (options: McpCommandOptions) => {
       await commands.mcp(pick(options));

@@ -2,14 +2,17 @@ import { constants } from 'node:os';
 import { serveMcpStdio, startMcpHttpServer, STOP_SIGNALS, type SignalSource } from '@debug-gym/mcp';
 import { ExitError } from '../exit-error.js';
 import { resolveMcpEnvironment, type McpEnvironmentOptions } from '../mcp/mcp-environment.js';
+import { resolveServerToken } from '../serve/server-token.js';
 
 export interface McpCommandOptions extends Omit<McpEnvironmentOptions, 'cwd' | 'warn'> {
   /** Streamable HTTP instead of stdio. */
   http?: boolean;
   host?: string;
   port?: number;
-  /** Bearer token for HTTP (default: DEBUG_GYM_MCP_TOKEN). */
+  /** Bearer token for HTTP, on the command line (public on this host: a warning is printed). Default: DEBUG_GYM_MCP_TOKEN, then DEBUG_GYM_TOKEN. */
   token?: string;
+  /** A file holding the HTTP bearer token. */
+  tokenFile?: string;
   maxSessions?: number;
   /** Where SIGINT/SIGTERM/SIGHUP are heard (tests pass an emitter). */
   signals?: SignalSource;
@@ -37,7 +40,7 @@ export async function runMcp(options: McpCommandOptions = {}): Promise<void> {
     if (result.signal) throw stoppedBy(result.signal);
     return;
   }
-  const token = options.token ?? (process.env.DEBUG_GYM_MCP_TOKEN || undefined);
+  const token = resolveServerToken({ flag: options.token, file: options.tokenFile, envNames: ['DEBUG_GYM_MCP_TOKEN', 'DEBUG_GYM_TOKEN'], warn: log });
   const server = await startMcpHttpServer({
     createEnv: environment.createEnv,
     instructionsNote: environment.instructionsNote,

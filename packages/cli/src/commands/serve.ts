@@ -1,10 +1,11 @@
 import { constants } from 'node:os';
 import { ExitError } from '../exit-error.js';
+import type { ServePolicyOptions } from './serve-http.js';
 import { createDispatcher, requestTooLarge } from '../serve/json-rpc.js';
 import { createEnvServer } from '../serve/env-server.js';
 import { readLines } from '../serve/read-lines.js';
 
-export interface ServeOptions {
+export interface ServeOptions extends ServePolicyOptions {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
   cwd?: string;
@@ -32,7 +33,8 @@ export async function runServe(options: ServeOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const restoreConsole = output === process.stdout ? guardStdout() : () => {};
-  const server = createEnvServer(options.cwd ? { cwd: options.cwd } : {});
+  const { input: _input, output: _output, signals: _signals, maxRequestBytes: _max, ...policy } = options;
+  const server = createEnvServer(policy);
   const dispatcher = createDispatcher(server.methods, (error) => server.toRpcError(error));
   const maxRequestBytes = options.maxRequestBytes ?? maxRequestBytesFromEnv();
   let stoppedBy: NodeJS.Signals | undefined;

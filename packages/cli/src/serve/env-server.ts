@@ -11,9 +11,9 @@ import {
   stepRequestSchema,
   toToolCall,
 } from '@debug-gym/server';
-import { BUNDLED_TOOLS } from '../bundled-tools.js';
+import type { ServePolicyOptions } from '../commands/serve-http.js';
 import { RPC_ERRORS, RpcError, type RpcErrorObject, type RpcMethod } from './json-rpc.js';
-import { cliTaskResolver } from './task-resolver.js';
+import { servePolicy } from './serve-policy.js';
 
 export interface EnvServer {
   methods: Record<string, RpcMethod>;
@@ -62,8 +62,8 @@ function withoutHandle(raw: unknown): Record<string, unknown> {
  * builds; see @debug-gym/server's EnvSession) and the sessions `fork` branched off it or off each
  * other, each under its handle (`env` in the params; default `main`).
  */
-export function createEnvServer(options: { cwd?: string } = {}): EnvServer {
-  const factory = createEnvFactory({ tools: BUNDLED_TOOLS, resolveTask: cliTaskResolver(), ...(options.cwd ? { pluginsFrom: options.cwd } : {}) });
+export function createEnvServer(options: { cwd?: string } & ServePolicyOptions = {}): EnvServer {
+  const factory = createEnvFactory(servePolicy(options, options.cwd ?? process.cwd()));
   const session = new EnvSession(factory);
   const forks = new Map<string, EnvSession>();
   let forkCount = 0;

@@ -8,10 +8,12 @@ import { ServerMetrics } from '../metrics.js';
 import { createEnvFactory, type EnvFactoryOptions } from '../params/env-factory.js';
 import { EnvService } from '../service/env-service.js';
 import { errorReply } from '../service/error-reply.js';
+import { claimOf, derivedMaxSessions, hostBudget } from '../session/sandbox-budget.js';
 import { SessionRegistry } from '../session/session-registry.js';
 import { openEnvSchemas } from '../wire/wire-schema.js';
 import { bearerCheck, isLoopback } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES, MAX_REQUEST_DEPTH } from './limits.js';
+import { requiredSessionId, sessionIdOf, withoutSessionId } from './session-id.js';
 import { SESSION_ENDED_CLOSE_CODE, serveWebSocket } from './ws-session.js';
 
 export interface HttpServerOptions extends Omit<EnvFactoryOptions, 'refuseLocal'> {
@@ -21,8 +23,18 @@ export interface HttpServerOptions extends Omit<EnvFactoryOptions, 'refuseLocal'
   port?: number;
   /** Bearer token every request but `GET /health` must carry. */
   token?: string;
-  /** Sessions open at once (default 64); more are answered 503 with a Retry-After. */
+  /**
+   * Sessions open at once; more are answered 503 with a Retry-After. Default: as many default
+   * sandboxes (2 GiB, 1024 processes) as the budget holds, at most 64.
+   */
   maxSessions?: number;
+  /**
+   * Memory all sessions' sandboxes may claim together (their memory limits summed), in bytes.
+   * Default: the host's memory less 1 GiB. Above it, resets are answered 503 DG_SERVER_BUDGET_EXHAUSTED.
+   */
+  memoryBudgetBytes?: number;
+  /** Processes all sessions' sandboxes may claim together (their process limits summed). Default: pid_max less 4096. */
+  pidsBudget?: number;
   /** Close sessions without a request for this long (default 600; 0: never). */
   idleTtlSeconds?: number;
   /** Longest step (default 300; 0: no limit); a longer one is cancelled, its sandbox closed, 504. */
@@ -73,11 +85,16 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
   if (!loopback && !token) {
     throw new ServerConfigError(`Refusing to listen on ${host} without a token: anyone who reaches it could run code in its sandboxes. Pass --token (or DEBUG_GYM_SERVER_TOKEN), or bind 127.0.0.1.`);
   }
-  const maxSessions = positive('maxSessions', options.maxSessions ?? 64, false);
+  const machine = hostBudget();
+  const budget = {
+    memoryBytes: positive('memoryBudgetBytes', options.memoryBudgetBytes ?? machine.memoryBytes, false),
+    pids: positive('pidsBudget', options.pidsBudget ?? machine.pids, false),
+  };
+  const maxSessions = positive('maxSessions', options.maxSessions ?? derivedMaxSessions(budget), false);
   const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, false);
   const idleTtlMs = positive('idleTtlSeconds', options.idleTtlSeconds ?? 600, true) * 1000;
   const stepTimeoutMs = positive('stepTimeoutSeconds', options.stepTimeoutSeconds ?? 300, true) * 1000;
-  const { host: _host, port: _port, token: _token, maxSessions: _max, idleTtlSeconds: _ttl, stepTimeoutSeconds: _step, maxBodyBytes: _body, allowLocal, logLevel, logStream, ...factoryOptions } = options;
+  const { host: _host, port: _port, token: _token, maxSessions: _max, memoryBudgetBytes: _memory, pidsBudget: _pids, idleTtlSeconds: _ttl, stepTimeoutSeconds: _step, maxBodyBytes: _body, allowLocal, logLevel, logStream, ...factoryOptions } = options;
 
   const app = Fastify({
     bodyLimit: maxBodyBytes,
@@ -92,6 +109,7 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
   const registry: SessionRegistry = new SessionRegistry({
     factory: createEnvFactory({ ...factoryOptions, refuseLocal: !(allowLocal ?? loopback) }),
     maxSessions,
+    budget,
     idleTtlMs,
     onClose(session, reason) {
       metrics.sessionsClosed.inc({ reason: closeLabel(reason) });
@@ -101,7 +119,8 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
     },
   });
   const metrics = new ServerMetrics(() => ({ total: registry.size, busy: registry.busy }));
-  const service = new EnvService({ registry, metrics, stepTimeoutMs, log: app.log });
+  const defaultTerminal = factoryOptions.defaultTerminal ?? { type: 'auto' as const };
+  const service = new EnvService({ registry, metrics, stepTimeoutMs, log: app.log, claimFor: (params) => claimOf(params.terminal ?? defaultTerminal) });
   const checkToken = token ? bearerCheck(token) : undefined;
 
   const sendError = (error: unknown, reply: FastifyReply): FastifyReply => {
@@ -134,7 +153,16 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
     documentation_url: 'https://github.com/microsoft/debug-gym',
   }));
   app.get('/schema', async () => openEnvSchemas());
-  app.get('/capacity', async () => ({ active_sessions: registry.size, busy_sessions: registry.busy, max_sessions: registry.maxSessions }));
+  app.get('/capacity', async () => {
+    const held = registry.held();
+    return {
+      active_sessions: registry.size,
+      busy_sessions: registry.busy,
+      max_sessions: registry.maxSessions,
+      memory_bytes: { in_use: held.memoryBytes, budget: budget.memoryBytes },
+      pids: { in_use: held.pids, budget: budget.pids },
+    };
+  });
   app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await metrics.text();
     return reply.type(contentType).send(body);
@@ -142,17 +170,15 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
   app.get('/state', async (request) => service.state(registry.get(requiredSessionId(request, undefined))));
   app.post('/reset', async (request) => {
     const body = objectBody(request);
-    return service.reset(body, sessionIdOf(request, body), 'http');
+    return service.reset(withoutSessionId(body), sessionIdOf(request, body), 'http');
   });
   app.post('/step', async (request) => {
     const body = objectBody(request);
-    const { session_id: _id, ...rest } = body;
-    return service.step(registry.get(requiredSessionId(request, body)), rest);
+    return service.step(registry.get(requiredSessionId(request, body)), withoutSessionId(body));
   });
   app.post('/fork', async (request) => {
     const body = objectBody(request);
-    const { session_id: _id, ...rest } = body;
-    return service.fork(registry.get(requiredSessionId(request, body)), rest);
+    return service.fork(registry.get(requiredSessionId(request, body)), withoutSessionId(body));
   });
   app.post('/close', async (request) => {
     const id = requiredSessionId(request, objectBody(request));
@@ -188,7 +214,7 @@ export async function createHttpServer(options: HttpServerOptions = {}): Promise
       await app.listen({ host, port: options.port ?? 8000 });
       const address = app.server.address() as AddressInfo;
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      app.log.info({ host: address.address, port: address.port, max_sessions: maxSessions, idle_ttl_s: idleTtlMs / 1000, step_timeout_s: stepTimeoutMs / 1000, token: Boolean(token) }, 'listening');
+      app.log.info({ host: address.address, port: address.port, max_sessions: maxSessions, memory_budget_bytes: budget.memoryBytes, pids_budget: budget.pids, idle_ttl_s: idleTtlMs / 1000, step_timeout_s: stepTimeoutMs / 1000, token: Boolean(token) }, 'listening');
       return { host: address.address, port: address.port, url: `http://${shown}:${address.port}` };
     },
     close(reason = 'the server is shutting down') {
@@ -214,25 +240,4 @@ function objectBody(request: FastifyRequest): Record<string, unknown> {
   const body = request.body ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) throw new ServerError('DG_INVALID_REQUEST', 'The request body must be a JSON object.', 422);
   return body as Record<string, unknown>;
-}
-
-/**
- * The session a request names: the `X-Session-Id` header (what a load balancer can route on), or
- * `session_id` in the body (POST) or the query (GET); both must agree.
- */
-function sessionIdOf(request: FastifyRequest, body: Record<string, unknown> | undefined): string | undefined {
-  const header = request.headers['x-session-id'];
-  const fromHeader = Array.isArray(header) ? header[0] : header;
-  const fromBody = body?.session_id ?? (request.query as Record<string, unknown> | undefined)?.session_id;
-  if (fromBody !== undefined && typeof fromBody !== 'string') throw new ServerError('DG_INVALID_REQUEST', '`session_id` must be a string.', 422);
-  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody) {
-    throw new ServerError('DG_INVALID_REQUEST', `The X-Session-Id header (${fromHeader}) and session_id (${fromBody}) name different sessions.`, 422);
-  }
-  return fromHeader ?? fromBody;
-}
-
-function requiredSessionId(request: FastifyRequest, body: Record<string, unknown> | undefined): string {
-  const id = sessionIdOf(request, body);
-  if (id === undefined) throw new ServerError('DG_INVALID_REQUEST', 'Name the session: `session_id` (from the reset\'s answer) in the body or query, or the X-Session-Id header.', 422);
-  return id;
 }

@@ -2,6 +2,7 @@ import { exceedsDepth } from '@debug-gym/core';
 import type { WebSocket } from 'ws';
 import { ServerError } from '../errors.js';
 import type { EnvService } from '../service/env-service.js';
+import { withoutSessionId } from './session-id.js';
 import { errorReply } from '../service/error-reply.js';
 import type { ServedSession } from '../session/served-session.js';
 import type { SessionRegistry } from '../session/session-registry.js';
@@ -82,9 +83,14 @@ async function handle(session: ServedSession, text: string | null, context: WsCo
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new ServerError('DG_INVALID_REQUEST', '`data` must be an object.', 422);
   const body = data as Record<string, unknown>;
   switch (type) {
-    case 'reset':
-      send(socket, { type: 'observation', data: await context.service.reset(body, session.id, 'ws') });
+    case 'reset': {
+      // One connection is one session: `session_id` may repeat its id, never name another.
+      if (body.session_id !== undefined && body.session_id !== session.id) {
+        throw new ServerError('DG_INVALID_REQUEST', `This WebSocket is session '${session.id}': a reset on it cannot name session ${JSON.stringify(body.session_id)} (open another connection for another session, or leave session_id out).`, 422);
+      }
+      send(socket, { type: 'observation', data: await context.service.reset(withoutSessionId(body), session.id, 'ws') });
       return;
+    }
     case 'step':
       send(socket, { type: 'observation', data: await context.service.step(session, stepBody(body)) });
       return;

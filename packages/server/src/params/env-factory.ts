@@ -1,5 +1,7 @@
 import { checkRepositoryPath, EnvConfigError, RepoEnv, taskEnvOptions, type BenchmarkTask, type RepoEnvOptions, type ToolSpec } from '@debug-gym/core';
 import { createTerminal, type CreateTerminalConfig } from '@debug-gym/terminal';
+import { checkHostParams, type HostPolicy } from './host-policy.js';
+import { checkPluginName, clientTool, type PluginPolicy } from './plugin-policy.js';
 import { DEFAULT_SERVE_TOOLS, type ResetParams, type TerminalParams } from './reset-params.js';
 
 /** What `{benchmark, task}` in reset params names. */
@@ -19,11 +21,18 @@ export interface ResolvedTask {
 /** Finds a benchmark task (the CLI loads benchmarks by name). */
 export type TaskResolver = (selection: TaskSelection) => Promise<ResolvedTask>;
 
-export interface EnvFactoryOptions {
+export interface EnvFactoryOptions extends HostPolicy {
   /** Tools by name (the CLI's bundled plugins); other names resolve through the plugin loader. */
   tools?: Readonly<Record<string, ToolSpec>>;
   /** Where tool names that are not in `tools` resolve from. Default cwd. */
   pluginsFrom?: string;
+  /**
+   * Which tools and benchmarks a client may name: by default names of installed plugins only,
+   * never a path, `file:` URL or package specifier (a module the server would import on its host).
+   */
+  plugins?: PluginPolicy;
+  /** Benchmark names this server loads, for the refusal's message (the CLI's bundled ones). */
+  benchmarkNames?: readonly string[];
   /** Needed for `{benchmark, task}` resets; without it they are refused. */
   resolveTask?: TaskResolver;
   /** The terminal when reset params name none. Default `{type: 'auto'}`. */
@@ -53,21 +62,27 @@ const OVERRIDES = [
 
 /** The RepoEnv of reset params: a repository by path, or a benchmark task with the params over its options. */
 export function createEnvFactory(options: EnvFactoryOptions = {}): EnvFactory {
+  const policy = options.plugins ?? {};
   return async (params) => {
+    // What acts on the server's own host is checked before anything is read, imported or started.
+    await checkHostParams(params, options);
+    if (params.benchmark) checkPluginName('benchmark', params.benchmark, policy, options.benchmarkNames ?? []);
     const resolved = params.benchmark && params.task ? await resolveTask(options, params) : undefined;
     const envOptions = resolved ? taskOptions(resolved.task, params) : plainOptions(params);
     // A path that is no repository is refused before a sandbox is tried.
     await checkRepositoryPath(envOptions.path, envOptions.maxRepositoryEntries);
+    // Plugin objects only: RepoEnv never resolves a string a client sent.
+    const names = params.tools ?? resolved?.defaultTools ?? DEFAULT_SERVE_TOOLS;
+    const tools: ToolSpec[] = [];
+    for (const entry of names) {
+      const [name, toolOptions] = typeof entry === 'string' ? [entry, undefined] : entry;
+      const target = await clientTool(name, options.tools ?? {}, policy, options.pluginsFrom);
+      tools.push((toolOptions ? [target, toolOptions] : target) as ToolSpec);
+    }
     const refuseLocal = options.refuseLocal === true;
     const terminal = await createTerminal(terminalConfig(params.terminal ?? options.defaultTerminal ?? { type: 'auto' }, resolved?.task, refuseLocal));
     // `auto` falls back to local when neither Docker nor bubblewrap works here.
     if (refuseLocal && terminal.kind === 'local') throw refusedLocal();
-    const names = params.tools ?? resolved?.defaultTools ?? DEFAULT_SERVE_TOOLS;
-    const tools: ToolSpec[] = names.map((entry) => {
-      const [name, toolOptions] = typeof entry === 'string' ? [entry, undefined] : entry;
-      const target = options.tools?.[name] ?? name;
-      return (toolOptions ? [target, toolOptions] : target) as ToolSpec;
-    });
     return new RepoEnv({ ...envOptions, terminal, tools, ...(options.pluginsFrom ? { pluginsFrom: options.pluginsFrom } : {}) });
   };
 }

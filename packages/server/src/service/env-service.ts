@@ -4,6 +4,7 @@ import { ServerError } from '../errors.js';
 import type { ServerMetrics } from '../metrics.js';
 import { parseRequest, resetRequestSchema, splitReset, toToolCall } from '../params/requests.js';
 import type { ResetParams } from '../params/reset-params.js';
+import { DEFAULT_CLAIM, type SandboxClaim } from '../session/sandbox-budget.js';
 import type { ServedSession } from '../session/served-session.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { replyOptionsSchema, replyOptionsShape, type ReplyOptions } from '../wire/lean-replies.js';
@@ -84,6 +85,8 @@ export interface EnvServiceOptions {
   /** Longest step (0: no limit); a request's `timeout_s` can only shorten it. */
   stepTimeoutMs: number;
   log: Logger;
+  /** What the sandbox of these reset params may take from the host (default: the terminal defaults). */
+  claimFor?: (params: ResetParams) => SandboxClaim;
 }
 
 /** The env operations both the HTTP routes and the WebSocket run, over the session registry. */
@@ -101,12 +104,14 @@ export class EnvService {
     if (existing) {
       return existing.once(requestId, () => {
         const { params, reply } = parseReset(request, existing);
+        // New options may ask for a bigger sandbox: the budget must have room for it.
+        if (params) this.options.registry.reclaim(existing, this.claimFor(params));
         return this.resetSession(existing, params, { seed, episodeId, task: taskLabel(params) ?? existing.labels.task }, reply, false);
       });
     }
     // Checked before a session is opened: a bad request takes no slot.
     const { params, reply } = parseReset(request, undefined);
-    const session = this.options.registry.open(transport, sessionId);
+    const session = this.options.registry.open(transport, sessionId, params ? this.claimFor(params) : DEFAULT_CLAIM);
     return session.once(requestId, () => this.resetSession(session, params, { seed, episodeId, task: taskLabel(params) }, reply, true));
   }
 
@@ -171,7 +176,8 @@ export class EnvService {
     const request = parseRequest(forkBodySchema, body ?? {}, 'fork request');
     return source.once(request.request_id, async () => {
       const { registry, metrics, log } = this.options;
-      const target = registry.open('http', request.new_session_id);
+      // The branch's sandbox has the same limits as its source's.
+      const target = registry.open('http', request.new_session_id, source.claim);
       const started = performance.now();
       let warnings: readonly string[];
       try {
@@ -188,6 +194,10 @@ export class EnvService {
       // The whole info: the new session's lean replies start from what its client got here.
       return { ...this.envReply(target, info, target.env.reply(info), null, seconds), forked_from: source.id, warnings };
     });
+  }
+
+  private claimFor(params: ResetParams): SandboxClaim {
+    return this.options.claimFor ? this.options.claimFor(params) : DEFAULT_CLAIM;
   }
 
   state(session: ServedSession): SessionState {

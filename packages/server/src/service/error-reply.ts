@@ -1,5 +1,5 @@
 import { DebugGymError, EnvNotReadyError } from '@debug-gym/core';
-import { ServerError, ServerFullError } from '../errors.js';
+import { BudgetExhaustedError, ServerError, ServerFullError } from '../errors.js';
 import { SessionFinishedError } from '../session/env-session.js';
 
 /** An error as the HTTP and WebSocket wire carry it. */
@@ -31,7 +31,7 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: 
  */
 export function errorReply(error: unknown, maxBodyBytes: number): ErrorReply & { internal?: Error } {
   if (error instanceof ServerError) {
-    const headers: Record<string, string> = error instanceof ServerFullError ? { 'retry-after': String(error.retryAfterSeconds) } : error.status === 401 ? { 'www-authenticate': 'Bearer realm="debug-gym"' } : {};
+    const headers: Record<string, string> = error instanceof ServerFullError || error instanceof BudgetExhaustedError ? { 'retry-after': String(error.retryAfterSeconds) } : error.status === 401 ? { 'www-authenticate': 'Bearer realm="debug-gym"' } : {};
     return reply(error.status, error.code, error.message, error.details, headers);
   }
   if (error instanceof SessionFinishedError) return reply(410, 'DG_SESSION_CLOSED', error.message);

@@ -3,6 +3,7 @@ import { EpisodeDoneError, SessionBusyError, SessionClosedError, StepTimeoutErro
 import type { EnvFactory } from '../params/env-factory.js';
 import type { ResetParams } from '../params/reset-params.js';
 import { EnvSession } from './env-session.js';
+import { DEFAULT_CLAIM, type SandboxClaim } from './sandbox-budget.js';
 
 /** How long a cancelled step may take to hand its env back once the sandbox is closed. */
 const SETTLE_MS = 2000;
@@ -27,6 +28,8 @@ export class ServedSession {
   running: 'reset' | 'step' | 'fork' | null = null;
   closedReason: string | null = null;
   labels: EpisodeLabels = {};
+  /** What its sandbox may take from the host (memory and processes), counted against the server's budget. */
+  claim: SandboxClaim = { ...DEFAULT_CLAIM };
   /** The latest request that carried a `request_id`, and its answer (a retry gets the same answer). */
   private lastRequest: { id: string; reply: Promise<unknown> } | undefined;
 

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidRequestError, ServerFullError, SessionClosedError, UnknownSessionError } from '../errors.js';
 import type { EnvFactory } from '../params/env-factory.js';
+import { admit, DEFAULT_CLAIM, type HostBudget, type SandboxClaim } from './sandbox-budget.js';
 import { ServedSession } from './served-session.js';
 
 export interface SessionRegistryOptions {
   factory: EnvFactory;
   maxSessions: number;
+  /** What all sessions' sandboxes may claim together (default: no limit but maxSessions). */
+  budget?: HostBudget;
   /** Sessions without a request for this long are closed (0: never). */
   idleTtlMs: number;
   /** Told about every closed session (metrics, logs, a WebSocket to close). */
@@ -43,17 +46,47 @@ export class SessionRegistry {
     return this.options.maxSessions;
   }
 
-  /** A new session (with the client's id when it gives one), or ServerFullError when every slot is taken. */
-  open(transport: 'http' | 'ws', id?: string): ServedSession {
+  /**
+   * A new session (with the client's id when it gives one) whose sandbox may take `claim`; refused
+   * with ServerFullError when every slot is taken, and by the budget when the sandboxes' limits
+   * together would exceed what the host has.
+   */
+  open(transport: 'http' | 'ws', id?: string, claim: SandboxClaim = DEFAULT_CLAIM): ServedSession {
     if (this.stopping) throw new SessionClosedError(id ?? '(new)', this.stopping);
     if (id !== undefined) checkId(id);
     const sessionId = id ?? randomUUID();
     if (this.sessions.has(sessionId)) throw new InvalidRequestError('session id', [`Session '${sessionId}' is already open.`]);
     if (this.sessions.size >= this.options.maxSessions) throw new ServerFullError(this.options.maxSessions, this.retryAfterSeconds());
+    if (this.options.budget) admit(this.options.budget, this.held(), claim, () => this.retryAfterSeconds());
     this.closed.delete(sessionId);
     const session = new ServedSession(sessionId, this.options.factory, transport);
+    session.claim = { ...claim };
     this.sessions.set(sessionId, session);
     return session;
+  }
+
+  /** An open session's sandbox will take `claim` from now on (a reset with other limits), if the budget has room. */
+  reclaim(session: ServedSession, claim: SandboxClaim): void {
+    if (this.options.budget) {
+      const held = this.held();
+      admit(this.options.budget, { memoryBytes: held.memoryBytes - session.claim.memoryBytes, pids: held.pids - session.claim.pids }, claim, () => this.retryAfterSeconds());
+    }
+    session.claim = { ...claim };
+  }
+
+  /** What the open sessions' sandboxes claim together. */
+  held(): SandboxClaim {
+    let memoryBytes = 0;
+    let pids = 0;
+    for (const session of this.sessions.values()) {
+      memoryBytes += session.claim.memoryBytes;
+      pids += session.claim.pids;
+    }
+    return { memoryBytes, pids };
+  }
+
+  get budget(): HostBudget | undefined {
+    return this.options.budget;
   }
 
   /** The open session `id`, or a precise error: closed (and why), or unknown. */
