@@ -1,9 +1,14 @@
 export { VERSION } from './version.js';
 export * from './errors/index.js';
 
-export type { ChatMessage, GenerateRequest, GenerateResult, LanguageModel, ModelToolCall, TokenUsage } from './llm/types.js';
+export type { ChatMessage, GenerateRequest, GenerateResult, LanguageModel, ModelToolCall, RolloutTokens, ThinkingBlock, TokenUsage } from './llm/types.js';
 export { toEnvToolCall } from './llm/types.js';
-export { createOpenAIModel, createChatCompletionsModel, type ChatModelOptions, type OpenAIModelOptions } from './llm/openai-model.js';
+export { createOpenAIModel, createChatCompletionsModel, requestKwargs, type ChatModelOptions, type OpenAIModelOptions, type PooledClients } from './llm/openai-model.js';
+export { ANTHROPIC_DEFAULT_MAX_TOKENS, createAnthropicModel, type AnthropicModelOptions } from './llm/anthropic-model.js';
+export { parseAnthropicMessage, toAnthropicPrompt, toAnthropicTools, type AnthropicPrompt } from './llm/anthropic-wire.js';
+export { EndpointPool, isEndpointFailure, type EndpointPoolOptions } from './llm/endpoint-pool.js';
+export { rolloutTokensOf } from './llm/rollout-tokens.js';
+export { findTokenizerJson, loadHfTokenCounter } from './llm/hf-tokenizer.js';
 export { createAzureOpenAIModel, entraTokenProvider, type AzureOpenAIModelOptions, type AzureTokenCredential } from './llm/azure-openai-model.js';
 export { createHumanModel, type HumanModelOptions } from './llm/human-model.js';
 export {
@@ -35,7 +40,7 @@ export {
   type LlmConfigEntry,
 } from './config/llm-config.js';
 export { LLM_CONFIG_TEMPLATE, writeLlmConfigTemplate } from './config/llm-config-template.js';
-export { createLanguageModel, loadLanguageModel, providerOf, type LoadLanguageModelOptions, type LoadedLanguageModel } from './config/create-language-model.js';
+export { createLanguageModel, loadLanguageModel, providerOf, withThinkingFlag, type LoadLanguageModelOptions, type LoadedLanguageModel } from './config/create-language-model.js';
 
 export { createAgent } from './agent/create-agent.js';
 export { createReplayAgent, type ReplayAgentOptions } from './agent/create-replay-agent.js';

@@ -8,16 +8,18 @@ import { LlmConfigError } from '../errors/index.js';
 export interface LlmConfigEntry {
   /** Model id (Azure: the deployment, unless `deployment` is set). */
   model: string;
-  /** Base URL: OpenAI-compatible `/v1` URL, or the Azure resource endpoint. */
+  /** Base URL: OpenAI-compatible `/v1` URL, the Azure resource endpoint, or the Messages API base (Anthropic, without `/v1`). */
   endpoint?: string;
+  /** Several OpenAI-compatible base URLs serving this model: round-robin per task, failover (the original's #345). Wins over `endpoint`. */
+  endpoints?: string[];
   api_key?: string;
   /** Entra ID token scope (Azure), instead of `api_key`. */
   scope?: string;
   /** Azure API version; its presence (or an `azure` tag) selects Azure OpenAI. */
   api_version?: string;
   deployment?: string;
-  /** `openai` or `azure_openai`; default from `tags`/`api_version`. */
-  provider?: 'openai' | 'azure_openai';
+  /** `openai`, `azure_openai` or `anthropic`; default from `tags` (`azure openai`, `anthropic`) and `api_version`. */
+  provider?: 'openai' | 'azure_openai' | 'anthropic';
   /** For local token counts: a tiktoken encoding or OpenAI model id (else chars/4). Default: `model`. */
   tokenizer?: string;
   /** Context window in thousands of tokens (the original's unit): `128` = 128 000 tokens. */
@@ -37,6 +39,16 @@ export interface LlmConfigEntry {
   max_retries?: number;
   /** Extra HTTP headers. */
   headers?: Record<string, string>;
+  /** vLLM: sent as `chat_template_kwargs.<thinking_param_name>` (the original's #346); with a `vllm` tag it defaults to false, as there. */
+  enable_thinking?: boolean;
+  /** The chat template's thinking switch (`enable_thinking`; Kimi-K2: `thinking`). */
+  thinking_param_name?: string;
+  /** Anthropic: stream the answer (server-sent events). */
+  stream?: boolean;
+  /** Anthropic: mark the system prompt and the conversation's end for prompt caching (default true). */
+  prompt_caching?: boolean;
+  /** Header carrying the task name on every request, for routers that hash on it (default `X-Session-ID`, the original's #351); `false`: none. */
+  session_header?: string | false;
 }
 
 export type LlmConfig = Record<string, LlmConfigEntry>;
@@ -65,7 +77,9 @@ export async function loadLlmConfig(path: string, env: NodeJS.ProcessEnv = proce
 }
 
 const PLACEHOLDER = /^\[YOUR_[A-Z0-9_]+\]$/;
-const STRING_KEYS = ['model', 'endpoint', 'api_key', 'scope', 'api_version', 'deployment', 'tokenizer'] as const;
+const STRING_KEYS = ['model', 'endpoint', 'api_key', 'scope', 'api_version', 'deployment', 'tokenizer', 'thinking_param_name'] as const;
+const BOOLEAN_KEYS = ['enable_thinking', 'stream', 'prompt_caching', 'system_prompt_support'] as const;
+const PROVIDERS = ['openai', 'azure_openai', 'anthropic'];
 const NUMBER_KEYS = ['context_limit', 'cost_per_million_input_tokens', 'cost_per_million_output_tokens', 'cost_per_million_cached_input_tokens', 'request_timeout', 'max_retries'] as const;
 
 /**
@@ -96,13 +110,20 @@ export function parseLlmConfig(text: string, path = 'llm.yaml', env: NodeJS.Proc
     if (typeof entry.model !== 'string') bad('model', 'a string (the model id)');
     for (const key of STRING_KEYS) if (entry[key] !== undefined && typeof entry[key] !== 'string') bad(key, 'a string');
     for (const key of NUMBER_KEYS) if (entry[key] !== undefined && (typeof entry[key] !== 'number' || (entry[key] as number) < 0)) bad(key, 'a non-negative number');
+    for (const key of BOOLEAN_KEYS) if (entry[key] !== undefined && typeof entry[key] !== 'boolean') bad(key, 'true or false');
+    if (entry.endpoints !== undefined && !(Array.isArray(entry.endpoints) && entry.endpoints.length > 0 && entry.endpoints.every((url) => typeof url === 'string' && url.length > 0))) {
+      bad('endpoints', 'a non-empty list of base URLs');
+    }
+    if (entry.session_header !== undefined && entry.session_header !== false && !(typeof entry.session_header === 'string' && /^[A-Za-z0-9-]+$/.test(entry.session_header))) {
+      bad('session_header', 'a header name or false');
+    }
     if (entry.tags !== undefined && !(Array.isArray(entry.tags) && entry.tags.every((tag) => typeof tag === 'string'))) bad('tags', 'a list of strings');
     if (entry.ignore_kwargs !== undefined && !(Array.isArray(entry.ignore_kwargs) && entry.ignore_kwargs.every((k) => typeof k === 'string'))) bad('ignore_kwargs', 'a list of strings');
     for (const key of ['generate_kwargs', 'headers']) {
       if (entry[key] !== undefined && (typeof entry[key] !== 'object' || entry[key] === null || Array.isArray(entry[key]))) bad(key, 'a mapping');
     }
     if (entry.tool_calling !== undefined && entry.tool_calling !== 'native' && entry.tool_calling !== 'text') bad('tool_calling', "'native' or 'text'");
-    if (entry.provider !== undefined && entry.provider !== 'openai' && entry.provider !== 'azure_openai') bad('provider', "'openai' or 'azure_openai'");
+    if (entry.provider !== undefined && !PROVIDERS.includes(entry.provider as string)) bad('provider', "'openai', 'azure_openai' or 'anthropic'");
     config[name] = entry as unknown as LlmConfigEntry;
   }
   return config;

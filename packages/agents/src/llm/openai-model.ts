@@ -2,8 +2,10 @@ import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { LlmConfigError } from '../errors/index.js';
 import { computeCost, type PriceTable } from './cost.js';
+import { EndpointPool, isEndpointFailure, type EndpointPoolOptions } from './endpoint-pool.js';
 import { parseCompletion, toOpenAIMessages } from './openai-wire.js';
 import { withRetries, type RetryOptions } from './retry.js';
+import { rolloutTokensOf } from './rollout-tokens.js';
 import { withTextToolCalling } from './text-tool-calling.js';
 import { countPromptTokens, estimateTokenCounter } from './token-counter.js';
 import type { GenerateRequest, GenerateResult, LanguageModel } from './types.js';
@@ -35,11 +37,20 @@ export interface ChatModelOptions {
   headers?: Record<string, string>;
   /** Free-form labels (llm.yaml `tags`). */
   tags?: readonly string[];
+  /** The header that carries each conversation's session id (the task), for routers that hash on it. Default `X-Session-ID`; `false` sends none. */
+  sessionHeader?: string | false;
 }
 
 export interface OpenAIModelOptions extends ChatModelOptions {
   /** Base URL of an OpenAI-compatible API (vLLM, Ollama, LM Studio: `http://localhost:8000/v1`). Default: OpenAI's. */
   endpoint?: string;
+  /**
+   * Several base URLs serving the same model (llm.yaml `endpoints`): each conversation is given the next
+   * one in round-robin order and keeps it; one that does not answer is passed over (failover). Wins over `endpoint`.
+   */
+  endpoints?: readonly string[];
+  /** Round-robin behaviour of `endpoints` (start index, cooldown); tests. */
+  endpointPool?: EndpointPoolOptions;
   /** Default: `OPENAI_API_KEY`; a local endpoint without a key gets a placeholder (they ignore it). */
   apiKey?: string;
   /** A ready client (tests, custom transports). */
@@ -48,26 +59,38 @@ export interface OpenAIModelOptions extends ChatModelOptions {
 
 /** Any OpenAI-compatible chat-completions endpoint, with native function calling from the env's tool schemas. */
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
-  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (options.endpoint ? 'not-needed' : undefined);
+  const endpoints = options.endpoints?.length ? [...options.endpoints] : options.endpoint ? [options.endpoint] : [];
+  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (endpoints.length > 0 ? 'not-needed' : undefined);
   if (!options.client && !apiKey) {
     throw new LlmConfigError(`Model '${options.name ?? options.model}' has no API key: set api_key in llm.yaml or OPENAI_API_KEY (or give an endpoint for a local server).`);
   }
-  const client =
-    options.client ??
+  const clientFor = (endpoint: string | undefined): OpenAI =>
     new OpenAI({
       apiKey,
-      ...(options.endpoint ? { baseURL: options.endpoint } : {}),
+      ...(endpoint ? { baseURL: endpoint } : {}),
       maxRetries: 0,
       timeout: (options.timeoutSeconds ?? 300) * 1000,
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
     });
-  return createChatCompletionsModel(client, options, { provider: 'openai', ...(options.endpoint ? { endpoint: options.endpoint } : {}) });
+  if (options.client || endpoints.length <= 1) {
+    const client = options.client ?? clientFor(endpoints[0]);
+    return createChatCompletionsModel(client, options, { provider: 'openai', ...(endpoints[0] ? { endpoint: endpoints[0] } : {}) });
+  }
+  const pool = new EndpointPool(endpoints, options.endpointPool);
+  const clients = new Map(pool.endpoints.map((endpoint) => [endpoint, clientFor(endpoint)]));
+  return createChatCompletionsModel({ pool, clients }, options, { provider: 'openai', endpoints: [...pool.endpoints] });
+}
+
+/** Clients of several endpoints of one model, chosen per conversation by the pool. */
+export interface PooledClients {
+  pool: EndpointPool;
+  clients: ReadonlyMap<string, OpenAI>;
 }
 
 /** The shared implementation of the OpenAI and Azure OpenAI backends over one SDK client. */
-export function createChatCompletionsModel(client: OpenAI, options: ChatModelOptions, description: Record<string, unknown>): LanguageModel {
-  const kwargs = { ...(options.generateKwargs ?? {}) };
-  for (const key of options.ignoreKwargs ?? []) delete kwargs[key];
+export function createChatCompletionsModel(client: OpenAI | PooledClients, options: ChatModelOptions, description: Record<string, unknown>): LanguageModel {
+  const { body: kwargs, headers: kwargHeaders } = requestKwargs(options.generateKwargs ?? {}, options.ignoreKwargs ?? []);
+  const sessionHeader = options.sessionHeader === undefined ? 'X-Session-ID' : options.sessionHeader;
   const maxOutput = [kwargs.max_tokens, kwargs.max_completion_tokens].find((value): value is number => typeof value === 'number');
   const model: LanguageModel = {
     specificationVersion: 'language-model-v1',
@@ -83,17 +106,23 @@ export function createChatCompletionsModel(client: OpenAI, options: ChatModelOpt
         messages: toOpenAIMessages(request.messages, { systemPromptSupport: options.systemPromptSupport !== false }),
         ...(request.tools.length > 0 ? { tools: request.tools } : {}),
       } as ChatCompletionCreateParamsNonStreaming;
+      // Servers refuse a tool_choice without tools (text tool calling sends none).
+      if (request.tools.length === 0) delete (body as { tool_choice?: unknown }).tool_choice;
+      const headers = { ...kwargHeaders, ...(sessionHeader && request.sessionId ? { [sessionHeader]: request.sessionId } : {}) };
+      const requestOptions = { ...(request.signal ? { signal: request.signal } : {}), ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+      const once = async (sdk: OpenAI): Promise<ChatCompletion> => {
+        const answer = await sdk.chat.completions.create(body, requestOptions);
+        if (!Array.isArray(answer?.choices) || answer.choices.length === 0) {
+          throw Object.assign(new Error('The endpoint answered without any choice.'), { status: 502 });
+        }
+        return answer;
+      };
       const completion = await withRetries<ChatCompletion>(
-        async () => {
-          const answer = await client.chat.completions.create(body, request.signal ? { signal: request.signal } : undefined);
-          if (!Array.isArray(answer?.choices) || answer.choices.length === 0) {
-            throw Object.assign(new Error('The endpoint answered without any choice.'), { status: 502 });
-          }
-          return answer;
-        },
+        () => (client instanceof OpenAI ? once(client) : onPool(client, request.sessionId, once)),
         { ...options.retry, ...(request.signal ? { signal: request.signal } : {}) },
       );
       const parsed = parseCompletion(completion, request.tools);
+      const tokens = rolloutTokensOf(completion);
       const usage = completion.usage
         ? { promptTokens: completion.usage.prompt_tokens ?? 0, completionTokens: completion.usage.completion_tokens ?? 0 }
         : {
@@ -103,7 +132,7 @@ export function createChatCompletionsModel(client: OpenAI, options: ChatModelOpt
           };
       const cachedPromptTokens = completion.usage?.prompt_tokens_details?.cached_tokens ?? 0;
       const costUsd = computeCost({ ...usage, cachedPromptTokens }, options.prices);
-      return { ...parsed, usage, ...(costUsd === undefined ? {} : { costUsd }) };
+      return { ...parsed, usage, ...(costUsd === undefined ? {} : { costUsd }), ...(tokens ? { tokens } : {}) };
     },
     describe: () => ({
       ...description,
@@ -118,4 +147,41 @@ export function createChatCompletionsModel(client: OpenAI, options: ChatModelOpt
     }),
   };
   return options.toolCalling === 'text' ? withTextToolCalling(model) : model;
+}
+
+/**
+ * One attempt over the pool: the session's endpoint first; when it does not answer, the next ones in
+ * turn (each tried once). The last failure goes to the retry loop, which waits and tries again.
+ */
+async function onPool<T>(pooled: PooledClients, sessionId: string | undefined, call: (client: OpenAI) => Promise<T>): Promise<T> {
+  let endpoint = pooled.pool.endpointFor(sessionId);
+  const tried = new Set<string>();
+  for (;;) {
+    tried.add(endpoint);
+    try {
+      return await call(pooled.clients.get(endpoint) as OpenAI);
+    } catch (error) {
+      if (!isEndpointFailure(error)) throw error;
+      endpoint = pooled.pool.failed(endpoint, sessionId);
+      if (tried.has(endpoint)) throw error;
+    }
+  }
+}
+
+/**
+ * The request parameters of `generate_kwargs`: `extra_body` (the Python client's way to send
+ * server-specific fields such as vLLM's `chat_template_kwargs`) is merged into the body, `extra_headers`
+ * become headers, and `ignore_kwargs` are removed.
+ */
+export function requestKwargs(kwargs: Record<string, unknown>, ignore: readonly string[]): { body: Record<string, unknown>; headers: Record<string, string> } {
+  const { extra_body: extraBody, extra_headers: extraHeaders, ...rest } = kwargs;
+  const body: Record<string, unknown> = { ...rest, ...(isRecord(extraBody) ? extraBody : {}) };
+  for (const key of ignore) delete body[key];
+  const headers: Record<string, string> = {};
+  if (isRecord(extraHeaders)) for (const [key, value] of Object.entries(extraHeaders)) if (typeof value === 'string') headers[key] = value;
+  return { body, headers };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

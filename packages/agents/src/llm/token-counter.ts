@@ -1,4 +1,5 @@
 import type { TiktokenBPE } from 'js-tiktoken/lite';
+import { findTokenizerJson, loadHfTokenCounter } from './hf-tokenizer.js';
 import type { ChatMessage } from './types.js';
 
 /** Counts tokens of text for history trimming. `exact` is false for the chars/4 estimate. */
@@ -44,11 +45,15 @@ export async function encodingFor(tokenizer: string | undefined): Promise<Encodi
 
 /**
  * A token counter for `tokenizer`: exact (js-tiktoken, loaded on first use) for OpenAI models and
- * tiktoken encoding names, else the chars/4 estimate.
+ * tiktoken encoding names; exact for a Hugging Face `tokenizer.json` (a path, or a model id in the local
+ * Hugging Face cache: see findTokenizerJson); else the chars/4 estimate.
  */
-export async function loadTokenCounter(tokenizer: string | undefined): Promise<TokenCounter> {
+export async function loadTokenCounter(tokenizer: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<TokenCounter> {
   const encoding = await encodingFor(tokenizer);
-  if (!encoding) return estimateTokenCounter;
+  if (!encoding) {
+    const file = tokenizer ? findTokenizerJson(tokenizer, env) : undefined;
+    return file ? loadHfTokenCounter(file) : estimateTokenCounter;
+  }
   let pending = loaded.get(encoding);
   if (!pending) {
     pending = (async () => {
