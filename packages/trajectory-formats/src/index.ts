@@ -5,7 +5,7 @@ export { fromOpenAIMessages, toOpenAIMessages, type OpenAIMessage, type OpenAITo
 export { toOriginal } from './original/to-original.js';
 export { fromOriginal } from './original/from-original.js';
 export { ORIGINAL_TRAJECTORY_SCHEMA } from './original/original-schema.js';
-export { EMPTY_TOOL_RESPONSE, type OriginalPromptResponsePair, type OriginalResetEntry, type OriginalStepEntry, type OriginalToolCall, type OriginalTrajectory } from './original/original-types.js';
+export { EMPTY_TOOL_CALL, EMPTY_TOOL_RESPONSE, ORIGINAL_AGENT_CLASSES, type OriginalAnthropicTool, type OriginalMessage, type OriginalPromptResponsePair, type OriginalResetEntry, type OriginalStepEntry, type OriginalToolCall, type OriginalTrajectory } from './original/original-types.js';
 export { DEBUG_GYM_EXTRA, toAtif, type AtifStepExtra } from './atif/to-atif.js';
 export { fromAtif } from './atif/from-atif.js';
 export { ATIF_SCHEMA_LENIENT, ATIF_SCHEMA_STRICT } from './atif/atif-schema.js';

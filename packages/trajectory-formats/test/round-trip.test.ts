@@ -139,18 +139,32 @@ describe("the original debug-gym's trajectory.json", () => {
   it("fills the original's fields: reset entry, actions, prompt/response pairs, empty_tool_response", () => {
     const original = toOriginal(demo.trajectory, { runId: demo.runId, source: demo.source });
     expect(original).toMatchObject({ problem: 'demo-repo', uuid: 'formats-test', success: true, agent_type: 'debug_agent', logger: demo.source });
-    expect(original.log[0]).toMatchObject({ step_id: 0, action: null, prompt_response_pairs: null, system_message: expect.stringMatching(/debug/i), problem_message: expect.stringMatching(/^Instructions/) });
-    const step = original.log[1] as OriginalStepEntry;
+    // As the original's build_system_prompt / build_instance_prompt return them: message objects.
+    expect(original.log[0]).toMatchObject({
+      step_id: 0,
+      action: null,
+      prompt_response_pairs: null,
+      system_message: { role: 'system', content: expect.stringMatching(/debug/i) },
+      problem_message: { role: 'user', content: expect.stringMatching(/^Instructions/) },
+    });
+    expect(Object.keys((original.log[0] as { system_message: object }).system_message)).toEqual(['role', 'content']);
+    const step = original.log[1] as Required<OriginalStepEntry>;
     expect(step).toMatchObject({ step_id: 1, content: 'Let me run the tests first.', reasoning: 'Two totals are wrong; the discount test passes.', action: { id: 'call_1', name: 'eval', arguments: {} } });
     expect(step.prompt_response_pairs[0]).toMatchObject({ response: 'Let me run the tests first.', reasoning_response: 'Two totals are wrong; the discount test passes.', tool: { name: 'eval' }, token_usage: { prompt: 900, response: 40 } });
     expect(step.prompt_response_pairs[0]?.prompt.map((message) => message.role)).toEqual(['system', 'user']);
-    expect((original.log[2] as OriginalStepEntry).prompt_response_pairs[0]?.prompt[2]).toEqual({
+    expect((original.log[2] as Required<OriginalStepEntry>).prompt_response_pairs[0]?.prompt[2]).toEqual({
       role: 'assistant',
       content: 'Let me run the tests first.',
       reasoning_content: 'Two totals are wrong; the discount test passes.',
       tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'eval', arguments: '{}' } }],
     });
-    expect((original.log[4] as OriginalStepEntry).action).toEqual({ id: 'empty_tool_response-4', name: 'empty_tool_response', arguments: {} });
+    // A step without a call, as the original's LLM.__call__ logs it: the same call in both places.
+    const noCall = original.log[4] as Required<OriginalStepEntry>;
+    expect(noCall.action).toEqual({ id: 'empty_tool_response', name: 'empty_tool_response', arguments: {} });
+    expect(noCall.prompt_response_pairs[0]?.tool).toEqual({ id: 'empty_tool_response', name: 'empty_tool_response', arguments: {} });
+    const back = fromOriginal(viaJson(original));
+    expect(back.steps[3]?.toolCall).toBeNull();
+    expect(back.steps[3]?.response.toolCall).toBeNull();
   });
 
   it.each([
