@@ -19,7 +19,7 @@ describe('one server, several sessions (local sandboxes)', () => {
     expect(Object.keys(schema.body).sort()).toEqual(['action', 'observation', 'state']);
     expect(schema.body.action.required).toEqual(['name']);
     expect(Object.keys(schema.body.observation.properties).sort()).toEqual([...WIRE_FIELDS.map(([, snake]) => snake), 'done'].sort());
-    expect((await server.request('GET', '/capacity')).body).toEqual({ active_sessions: 0, busy_sessions: 0, max_sessions: 3 });
+    expect((await server.request('GET', '/capacity')).body).toMatchObject({ active_sessions: 0, busy_sessions: 0, max_sessions: 3, memory_bytes: { in_use: 0 }, pids: { in_use: 0 } });
   });
 
   test('reset → steps with the original snake_case names; a lean step sends what changed; the reward is the score gained', async () => {

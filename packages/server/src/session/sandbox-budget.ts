@@ -37,7 +37,9 @@ export function claimOf(terminal: TerminalParams): SandboxClaim {
   const memoryBytes = terminal.memory === undefined ? DEFAULT_CLAIM.memoryBytes : memoryOf(terminal.memory);
   const dockerPids = terminal.pidsLimit ?? DEFAULT_CLAIM.pids;
   const jailPids = terminal.maxProcesses ?? DEFAULT_CLAIM.pids;
-  const pids = terminal.type === 'docker' ? dockerPids : terminal.type === 'bubblewrap' ? jailPids : Math.max(dockerPids, jailPids);
+  // `auto` may start either sandbox, each reading its own option; a local terminal enforces none (counted as asked).
+  const pids =
+    terminal.type === 'docker' ? dockerPids : terminal.type === 'bubblewrap' ? jailPids : terminal.type === 'auto' ? Math.max(dockerPids, jailPids) : (terminal.maxProcesses ?? terminal.pidsLimit ?? DEFAULT_CLAIM.pids);
   return { memoryBytes, pids };
 }
 
