@@ -4,11 +4,12 @@
  * so the gap stays documented). Fork bombs are simulated with a bounded spawner: at most 5000
  * sleeping children that exit by themselves after a minute, so a failure cannot take the machine down.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Terminal } from '@debug-gym/core';
@@ -16,6 +17,7 @@ import { PathNotFoundError, WorkspaceError } from '@debug-gym/core';
 import { BubblewrapTerminal } from '../src/bubblewrap-terminal.js';
 import { checkBubblewrap, isRoot } from '../src/bubblewrap-probe.js';
 import { LocalTerminal } from '../src/local-terminal.js';
+import { pythonInstall } from '../src/python-paths.js';
 import { processesLeft, processesStarted } from './processes.js';
 import { requireOrSkip } from './sandbox-availability.js';
 
@@ -187,21 +189,68 @@ describe.runIf(requireOrSkip('bubblewrap', bwrap.available, bwrap.reason))('bubb
     expect(existsSync('/etc/hostname')).toBe(true);
   });
 
-  it("cannot read the user's home, neither directly nor through a symlink handed to the file methods", async () => {
-    const direct = await term.run(`cat "${canary}"`);
+  /**
+   * Of the user's home the jail shows nothing, except — read-only — the directories of the configured
+   * interpreter when it lives there (a pyenv root, a virtualenv): `shown` are their entries in the home.
+   */
+  async function expectHomeHidden(jail: BubblewrapTerminal, shown: string[]): Promise<void> {
+    const direct = await jail.run(`cat "${canary}"`);
     expect(direct.exitCode).not.toBe(0);
     expect(direct.output).not.toContain(CANARY_TEXT);
-    const listing = await term.run(`ls -A "${homedir()}"`);
-    expect(listing.output).not.toContain('.debug-gym-canary');
-    await expect(term.readFile(canary)).rejects.toBeInstanceOf(PathNotFoundError);
-    await term.run(`ln -s "${canary}" leak && ln -s "${homedir()}" home`);
-    await expect(term.readFile('leak')).rejects.toBeInstanceOf(PathNotFoundError);
-    await expect(term.readFile(`home/.debug-gym-canary-${id}`)).rejects.toBeInstanceOf(PathNotFoundError);
-    await expect(term.readDir('home')).rejects.toBeInstanceOf(PathNotFoundError);
-    await expect(term.realPath('leak')).rejects.toBeInstanceOf(PathNotFoundError);
-    await expect(term.writeFile('leak', 'overwritten')).rejects.toBeInstanceOf(PathNotFoundError);
-    await expect(term.copyIn(dirname(canary), 'home')).rejects.toBeInstanceOf(WorkspaceError);
+    const listing = await jail.run(`ls -A "${homedir()}"`);
+    if (shown.length === 0) {
+      expect(listing.exitCode).not.toBe(0);
+      expect(listing.output).toContain('No such file or directory');
+    } else {
+      expect(listing.exitCode).toBe(0);
+      expect(listing.output.split('\n').filter(Boolean).sort()).toEqual(shown);
+      for (const entry of shown) {
+        const write = await jail.run(`touch "${join(homedir(), entry)}/debug-gym-escape-${id}"`);
+        expect(write.output).toMatch(/Read-only file system|Permission denied/);
+      }
+    }
+    await expect(jail.readFile(canary)).rejects.toBeInstanceOf(PathNotFoundError);
+    await jail.run(`ln -s "${canary}" leak && ln -s "${homedir()}" home`);
+    await expect(jail.readFile('leak')).rejects.toBeInstanceOf(PathNotFoundError);
+    await expect(jail.readFile(`home/.debug-gym-canary-${id}`)).rejects.toBeInstanceOf(PathNotFoundError);
+    if (shown.length === 0) await expect(jail.readDir('home')).rejects.toBeInstanceOf(PathNotFoundError);
+    else expect((await jail.readDir('home')).map((entry) => entry.name).sort()).toEqual(shown);
+    await expect(jail.realPath('leak')).rejects.toBeInstanceOf(PathNotFoundError);
+    await expect(jail.writeFile('leak', 'overwritten')).rejects.toBeInstanceOf(PathNotFoundError);
+    // A small source: when the interpreter's directories make the home exist in the jail, the copy is only
+    // refused at its first write (a copy of the whole home would take minutes before that).
+    const source = await mkdtemp(join(tmpdir(), 'dg-escape-copy-'));
+    try {
+      await writeFile(join(source, `debug-gym-copied-${id}`), 'copied');
+      await expect(jail.copyIn(source, 'home')).rejects.toBeInstanceOf(WorkspaceError);
+    } finally {
+      await rm(source, { recursive: true, force: true });
+    }
+    expect(existsSync(join(homedir(), `debug-gym-copied-${id}`))).toBe(false);
     expect(readFileSync(canary, 'utf8')).toBe(CANARY_TEXT);
+  }
+
+  it("cannot read the user's home, neither directly nor through a symlink handed to the file methods", async () => {
+    // The configured interpreter (DEBUG_GYM_PYTHON, else python3 on PATH) may live in the home (pyenv):
+    // then exactly its directories are there, read-only.
+    const underHome = (await pythonInstall(term.python)).paths.filter((path) => path.startsWith(`${homedir()}/`));
+    const shown = [...new Set(underHome.map((path) => path.slice(homedir().length + 1).split('/')[0] as string))].sort();
+    await expectHomeHidden(term, shown);
+  });
+
+  it.runIf(existsSync('/usr/bin/python3'))('shows of the home only the virtualenv its interpreter lives in, read-only, and runs it', async () => {
+    const name = `.debug-gym-venv-${id}`;
+    const venv = join(homedir(), name);
+    execFileSync('/usr/bin/python3', ['-m', 'venv', '--without-pip', venv]);
+    const jail = new BubblewrapTerminal({ python: join(venv, 'bin', 'python'), defaultTimeoutMs: 30_000 });
+    try {
+      await jail.start();
+      expect((await jail.run('python -c "import sys; print(sys.prefix)"')).output.trim()).toBe(venv);
+      await expectHomeHidden(jail, [name]);
+    } finally {
+      await jail.close();
+      await rm(venv, { recursive: true, force: true });
+    }
   });
 
   it('follows symlinks the way the sandbox sees them', async () => {
