@@ -13,7 +13,8 @@ import {
   unregisterContainer,
 } from './docker-engine.js';
 import { LAUNCH_ENV_PREFIX, sandboxLaunch } from './docker-helper-client.js';
-import { hostLimits, isQuotaRefusal, quotaRefused, sandboxUser } from './docker-limits.js';
+import { hostLimits, isQuotaRefusal, quotaRefused, readOnlyRoot, sandboxUser } from './docker-limits.js';
+import { forgetHostsFile, hostsFileRefused, hostsMount, isHostsMountError, localhostHostsFile } from './docker-hosts-file.js';
 import type { DockerTerminalOptions } from './docker-terminal.js';
 
 export interface ContainerConfig {
@@ -26,12 +27,17 @@ export interface ContainerConfig {
   python: string;
   /** The engine can size the writable layer (StorageOpt); unset when it refused once. */
   storageQuota: boolean;
+  /** The engine-side hosts file bound at /etc/hosts (read-only root without network); see docker-hosts-file.ts. */
+  hostsFile?: string | undefined;
+  /** The hosts file was made again after a refused bind (a second refusal gives it up for the engine). */
+  hostsFileRemade?: boolean;
 }
 
 function hostConfig(config: ContainerConfig): Docker.HostConfig {
   const { options } = config;
   return {
     ...hostLimits(options, config.workdir, config.storageQuota),
+    ...(config.hostsFile ? { Mounts: [hostsMount(config.hostsFile)] } : {}),
     AutoRemove: true,
     Init: options.init ?? true,
     NetworkMode: options.network === true ? 'bridge' : typeof options.network === 'string' ? options.network : 'none',
@@ -76,12 +82,25 @@ function containerSpec(config: ContainerConfig, init: boolean): Docker.Container
   };
 }
 
+/** Does this container need the engine's hosts file (no network, so no /etc/hosts of the engine's, and a root the helper cannot write)? */
+function needsHostsFile(config: ContainerConfig): boolean {
+  return readOnlyRoot(config.options) && networkOff(config.options);
+}
+
 /** Create the sandbox container; a missing image is pulled (or, for the default recipe, built) once. */
 export async function createContainer(config: ContainerConfig, init = config.options.init ?? true): Promise<Docker.Container> {
   const { docker, image } = config;
+  if (needsHostsFile(config)) config.hostsFile = await localhostHostsFile(docker, image).catch(() => undefined);
   try {
     return await docker.createContainer(containerSpec(config, init));
   } catch (error) {
+    if (config.hostsFile && isHostsMountError(error, config.hostsFile)) {
+      // The volume was pruned since (made again once), or the engine cannot bind its own volume's file (go without).
+      if (config.hostsFileRemade) hostsFileRefused(docker);
+      else forgetHostsFile(docker);
+      config.hostsFileRemade = true;
+      return createContainer(config, init);
+    }
     if (config.storageQuota && isQuotaRefusal(error)) {
       // overlay2 on xfs without pquota: the working copy goes on a sized tmpfs instead.
       quotaRefused(docker);
@@ -95,6 +114,7 @@ export async function createContainer(config: ContainerConfig, init = config.opt
       } else {
         await pullImage(docker, image);
       }
+      if (needsHostsFile(config)) config.hostsFile ??= await localhostHostsFile(docker, image).catch(() => undefined);
       return docker.createContainer(containerSpec(config, init));
     }
     throw unavailable(error, `Could not create a Docker container from ${image}`);

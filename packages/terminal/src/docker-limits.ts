@@ -1,8 +1,9 @@
 /**
- * The limits every Docker sandbox gets by default (memory, CPU, processes, sized tmpfs for `/tmp`,
- * `/dev/shm` and the working copy, dropped capabilities, a non-root user) as HostConfig fields,
- * and whether the engine can put a quota on a container's writable layer.
+ * The limits every Docker sandbox gets by default (memory, CPU, processes, a read-only root file
+ * system with sized tmpfs for every writable path, dropped capabilities, a non-root user) as
+ * HostConfig fields, and whether the engine can put a quota on a container's writable layer.
  */
+import { posix } from 'node:path';
 import type Docker from 'dockerode';
 import { parseMemory } from './docker-engine.js';
 import type { DockerTerminalOptions } from './docker-terminal.js';
@@ -15,7 +16,19 @@ export interface SandboxUser {
 /** Settings of `DockerTerminalOptions` that this module reads. */
 export type LimitOptions = Pick<
   DockerTerminalOptions,
-  'memory' | 'cpus' | 'pidsLimit' | 'tmpSize' | 'shmSize' | 'disk' | 'workdir' | 'workdirTmpfs' | 'runAs' | 'network' | 'init'
+  | 'memory'
+  | 'cpus'
+  | 'pidsLimit'
+  | 'tmpSize'
+  | 'shmSize'
+  | 'disk'
+  | 'workdir'
+  | 'workdirTmpfs'
+  | 'runAs'
+  | 'network'
+  | 'init'
+  | 'readOnlyRoot'
+  | 'tmpfs'
 >;
 
 export const DEFAULT_LIMITS = {
@@ -27,6 +40,25 @@ export const DEFAULT_LIMITS = {
   disk: '1g',
   runAs: { uid: 10001, gid: 10001 },
 } as const;
+
+/**
+ * The writable paths a read-only root gets besides `/tmp` (`tmpSize`), `/dev/shm` (`shmSize`) and
+ * the working copy (`disk`): `/var/tmp` (world-writable in every Debian-like image) and `/run`
+ * (where the launch script puts the `python` wrappers, and `/run/lock`). The `tmpfs` option adds
+ * paths or resizes these.
+ */
+export const DEFAULT_TMPFS: Readonly<Record<string, string>> = { '/var/tmp': '64m', '/run': '16m' };
+
+/** Mount options of a writable path that is not the working copy: world-writable (sticky) except `/run`. */
+function scratchMount(path: string, bytes: number): string {
+  const mode = path === '/run' ? '0755' : '1777';
+  return `rw,exec,nosuid,nodev,mode=${mode},size=${bytes}`;
+}
+
+/** Is the container's root file system read-only (default), so only the sized tmpfs mounts are writable? */
+export function readOnlyRoot(options: LimitOptions): boolean {
+  return options.readOnlyRoot ?? true;
+}
 
 /**
  * What the root helper keeps: file ownership and access to serve and chown the working copy,
@@ -51,10 +83,20 @@ export function diskBytes(options: LimitOptions): number | undefined {
   return disk === false ? undefined : parseMemory(disk);
 }
 
-/** Is the working copy a sized tmpfs (default: only for the default `/workspace`, which `copyIn` fills)? */
+/**
+ * Is the working copy a tmpfs? Always on a read-only root (of `disk` bytes, unsized with `disk:
+ * false`; a custom `workdir` is filled with the image's content at start); on a writable root by
+ * default only for the default `/workspace`, which `copyIn` fills, and never where the layer is sized.
+ */
 export function workdirOnTmpfs(options: LimitOptions, storageQuota: boolean): boolean {
+  if (readOnlyRoot(options)) return true;
   if (storageQuota || diskBytes(options) === undefined) return false;
   return options.workdirTmpfs ?? options.workdir === undefined;
+}
+
+/** Does start() copy the image's content at the working copy's path into its tmpfs (a repository baked into the image)? */
+export function workdirFromImage(options: LimitOptions): boolean {
+  return readOnlyRoot(options) && options.workdir !== undefined && options.workdir !== '/workspace';
 }
 
 /** Throws a RangeError for a limit that cannot be used (before any container is made). */
@@ -67,14 +109,27 @@ export function hostLimits(options: LimitOptions, workdir: string, storageQuota:
   const user = sandboxUser(options);
   const memory = options.memory ?? DEFAULT_LIMITS.memory;
   const cpus = options.cpus ?? DEFAULT_LIMITS.cpus;
+  const readOnly = readOnlyRoot(options);
+  if (readOnly && options.workdirTmpfs === false) {
+    throw new RangeError('workdirTmpfs: false needs readOnlyRoot: false (on a read-only root the working copy must be a tmpfs to be writable)');
+  }
+  const tmpfs: Record<string, string> = { '/tmp': scratchMount('/tmp', parseMemory(options.tmpSize ?? DEFAULT_LIMITS.tmpSize)) };
+  for (const [path, size] of Object.entries({ ...(readOnly ? DEFAULT_TMPFS : {}), ...options.tmpfs })) {
+    const normal = posix.normalize(path).replace(/\/+$/, '');
+    if (!posix.isAbsolute(normal) || normal === '' || ['/tmp', '/dev/shm', workdir].includes(normal) || normal === '/') {
+      throw new RangeError(`tmpfs paths must be absolute and not /, /tmp, /dev/shm or the working copy (tmpSize, shmSize and disk size those), got '${path}'`);
+    }
+    tmpfs[normal] = scratchMount(normal, parseMemory(size));
+  }
   const config: Docker.HostConfig = {
     PidsLimit: options.pidsLimit ?? DEFAULT_LIMITS.pidsLimit,
     SecurityOpt: ['no-new-privileges'],
     CapDrop: ['ALL'],
     CapAdd: HELPER_CAPABILITIES,
     ShmSize: parseMemory(options.shmSize ?? DEFAULT_LIMITS.shmSize),
-    Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,mode=1777,size=${parseMemory(options.tmpSize ?? DEFAULT_LIMITS.tmpSize)}` },
+    Tmpfs: tmpfs,
   };
+  if (readOnly) config.ReadonlyRootfs = true;
   if (memory !== false) {
     config.Memory = parseMemory(memory);
     config.MemorySwap = config.Memory;
@@ -84,10 +139,11 @@ export function hostLimits(options: LimitOptions, workdir: string, storageQuota:
     config.NanoCpus = Math.round(cpus * 1e9);
   }
   const disk = diskBytes(options);
-  if (disk !== undefined && storageQuota) config.StorageOpt = { size: String(disk) };
-  if (disk !== undefined && workdirOnTmpfs(options, storageQuota)) {
+  if (disk !== undefined && storageQuota && !readOnly) config.StorageOpt = { size: String(disk) };
+  if (workdirOnTmpfs(options, storageQuota)) {
     const owner = user ? `,uid=${user.uid},gid=${user.gid}` : '';
-    config.Tmpfs![workdir] = `rw,exec,nosuid,nodev,mode=0755,size=${disk}${owner}`;
+    const size = disk === undefined ? '' : `,size=${disk}`;
+    tmpfs[workdir] = `rw,exec,nosuid,nodev,mode=0755${size}${owner}`;
   }
   return config;
 }

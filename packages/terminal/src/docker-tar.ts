@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { pack, type Pack } from 'tar-stream';
+import { extract, pack, type Pack } from 'tar-stream';
 
 export interface TarOwner {
   uid: number;
@@ -71,4 +71,27 @@ export async function archiveBytes(archive: Pack, limitBytes: number): Promise<B
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * `archive` (a tar stream, e.g. the engine's of a path in an image) with every entry given to
+ * `owner`, so a sandbox user extracting it can keep the modes (it may not chown to root, and
+ * tarfile then skips the mode too). Devices and FIFOs are left out, as packDirectory does.
+ */
+export function reownArchive(archive: NodeJS.ReadableStream, owner: TarOwner): Pack {
+  const out = pack();
+  const entries = extract();
+  entries.on('entry', (header, stream, next) => {
+    if (!['file', 'directory', 'symlink', 'link', 'contiguous-file'].includes(header.type ?? 'file')) {
+      stream.resume();
+      stream.on('end', next);
+      return;
+    }
+    stream.pipe(out.entry({ ...header, uid: owner.uid, gid: owner.gid, uname: '', gname: '' }, next));
+  });
+  entries.on('finish', () => out.finalize());
+  entries.on('error', (error: Error) => out.destroy(error));
+  archive.on('error', (error: Error) => out.destroy(error));
+  archive.pipe(entries);
+  return out;
 }

@@ -18,11 +18,11 @@ import type {
 import { SandboxUnavailableError, TerminalNotStartedError } from '@debug-gym/core';
 import { type DockerConnection, connectDocker, defaultImageName } from './docker-engine.js';
 import { HelperLostError, type HelperResponse } from './docker-helper-client.js';
-import { type SandboxUser, checkLimits, sandboxUser, storageQuotaSupported } from './docker-limits.js';
+import { DEFAULT_LIMITS, type SandboxUser, checkLimits, sandboxUser, readOnlyRoot, storageQuotaSupported, workdirFromImage } from './docker-limits.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { openHelperSession } from './docker-session.js';
 import { helperRunResult, runFailure } from './docker-run-result.js';
-import { archiveBytes, packDirectory } from './docker-tar.js';
+import { archiveBytes, packDirectory, reownArchive } from './docker-tar.js';
 import { SANDBOX_FIXED_ENV } from './sandbox-env.js';
 import { HelperBackedFiles, requireHostDirectory } from './helper-backed-files.js';
 import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';
@@ -55,18 +55,33 @@ export interface DockerTerminalOptions extends TerminalOptions {
   /** Size of `/dev/shm` (default `'64m'`). */
   shmSize?: number | string;
   /**
-   * Disk quota for what the sandbox writes to its working copy (default `'1g'`; `false`: none). On
-   * engines that can size a container's writable layer (btrfs, zfs, devicemapper, overlay2 on xfs
-   * with pquota) it is that size; elsewhere the working copy is a tmpfs of that size when
-   * `workdirTmpfs` is on, else (a repository baked into the image) there is no quota.
+   * Size of the working copy (default `'1g'`; `false`: no size of its own, only `memory` bounds it).
+   * On a read-only root (the default) the working copy is a tmpfs of that size; a custom `workdir`
+   * (a repository baked into the image, e.g. SWE-bench's `/testbed`) is filled with the image's
+   * content there at start, which must fit. With `readOnlyRoot: false`: the whole writable layer's
+   * quota on engines that can size it (btrfs, zfs, devicemapper, overlay2 on xfs with pquota), else
+   * the tmpfs of `workdirTmpfs`, else no quota.
    */
   disk?: number | string | false;
   /**
-   * Put the working copy on a sized tmpfs (default: true for the default `/workspace`, which
-   * `copyIn` fills; false for a custom `workdir`, which usually holds a repository baked into the
-   * image that a tmpfs would hide).
+   * Only with `readOnlyRoot: false`: put the working copy on a sized tmpfs (default: true for the
+   * default `/workspace`, false for a custom `workdir`, whose baked-in repository a tmpfs would hide).
    */
   workdirTmpfs?: boolean;
+  /**
+   * Make the container's root file system read-only (default true), so that the sandbox can write
+   * only to sized tmpfs mounts: the working copy (`disk`), `/tmp` (`tmpSize`), `/dev/shm`
+   * (`shmSize`), `/var/tmp` and `/run` (`tmpfs`). Nothing it writes lands in the engine's storage.
+   * `false`: the writable layer of the image (uncapped unless the engine can size it, see `disk`),
+   * for set-up commands that must install into the image.
+   */
+  readOnlyRoot?: boolean;
+  /**
+   * More sized writable paths (path → bytes or `'256m'`), or other sizes for the defaults
+   * `/var/tmp` (`'64m'`) and `/run` (`'16m'`) of a read-only root; world-writable (sticky) tmpfs,
+   * `/run` root's. They hide what the image has there. Their pages count against `memory`.
+   */
+  tmpfs?: Record<string, number | string>;
   /**
    * The user commands and sessions run as, and whose file permissions the helper's file
    * operations use (default uid/gid 10001, which the image need not know; `HOME` is `/tmp/home`).
@@ -109,6 +124,8 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
   private readonly env: Record<string, string>;
   private sandbox: DockerSandbox | undefined;
   private imageName: string | undefined;
+  /** Start with an empty working copy even where the image has one (a fork's clone). */
+  private emptyWorkdir = false;
 
   constructor(options: DockerTerminalOptions = {}) {
     super();
@@ -157,9 +174,11 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
     const image = this.options.image ?? defaultImageName();
     this.imageName = image;
     try {
-      const storageQuota = this.options.disk === false ? false : await storageQuotaSupported(this.docker);
+      const storageQuota = this.options.disk === false || readOnlyRoot(this.options) ? false : await storageQuotaSupported(this.docker);
       const config = { docker: this.docker, options: this.options, workdir: this.workdirPath, image, python: this.python, storageQuota };
-      this.sandbox = await DockerSandbox.start(config);
+      const fromImage = workdirFromImage(this.options) && !this.emptyWorkdir;
+      this.sandbox = await DockerSandbox.start(config, fromImage ? this.workdirPath : undefined);
+      if (fromImage) await this.fillFromImage(this.sandbox);
       for (const command of this.options.setupCommands ?? []) await this.runSetupCommand(command);
       // The working copy (a repository baked into the image, what set-up made) becomes the sandbox user's.
       await this.sandbox.call('own', { path: this.workdirPath }, { retry: true });
@@ -222,6 +241,7 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
   async fork(): Promise<DockerTerminal> {
     const source = this.workdir;
     const clone = new DockerTerminal(this.options);
+    clone.emptyWorkdir = true; // this working copy replaces what the image has there
     await clone.start();
     try {
       await clone.fileCall('remove', source, { keepRoot: true });
@@ -292,6 +312,24 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
 
   protected helperCall(op: string, params: Record<string, unknown>): Promise<HelperResponse> {
     return this.requireSandbox().call(op, params, { retry: true });
+  }
+
+  /**
+   * A repository baked into the image at a custom `workdir`, on a read-only root: its tmpfs is filled
+   * with the image's content there (a tar from the engine, extracted by the helper as it streams).
+   */
+  private async fillFromImage(sandbox: DockerSandbox): Promise<void> {
+    const archive = sandbox.takeImageTree();
+    if (!archive) return;
+    try {
+      const owner = sandboxUser(this.options) ?? { uid: Number(sandbox.info?.uid ?? 0), gid: Number(sandbox.info?.gid ?? 0) };
+      await sandbox.untarStream(reownArchive(archive, owner), posix.dirname(this.workdirPath), INLINE_COPY_LIMIT);
+    } catch (error) {
+      const full = /No space left/.test((error as Error).message)
+        ? ` It does not fit the working copy's tmpfs of ${String(this.options.disk ?? DEFAULT_LIMITS.disk)} (disk): raise disk, or set readOnlyRoot: false to keep it in the image's writable layer (uncapped there).`
+        : '';
+      throw new SandboxUnavailableError(`Copying the image's ${this.workdirPath} into the sandbox's working copy failed: ${(error as Error).message}.${full}`, { cause: error });
+    }
   }
 
   /** Set-up commands come from the owner, not the agent: they run as root (like a Dockerfile's RUN). */

@@ -31,13 +31,30 @@ describe('docker limits (no engine needed)', () => {
     const config = hostLimits({ memory: '1g', cpus: 0.5, disk: '300m', runAs: { uid: 2000, gid: 3000 } }, '/workspace', false);
     expect(config).toMatchObject({ Memory: 1024 ** 3, MemorySwap: 1024 ** 3, NanoCpus: 5e8, CapDrop: ['ALL'] });
     expect(config.Tmpfs?.['/workspace']).toBe(`rw,exec,nosuid,nodev,mode=0755,size=${300 * 1024 ** 2},uid=2000,gid=3000`);
-    const quota = hostLimits({ workdir: '/testbed' }, '/testbed', true);
+    // A read-only root (the default): every writable path a sized tmpfs, no layer quota needed.
+    expect(config.ReadonlyRootfs).toBe(true);
+    expect(config.Tmpfs).toMatchObject({
+      '/tmp': `rw,exec,nosuid,nodev,mode=1777,size=${512 * 1024 ** 2}`,
+      '/var/tmp': `rw,exec,nosuid,nodev,mode=1777,size=${64 * 1024 ** 2}`,
+      '/run': `rw,exec,nosuid,nodev,mode=0755,size=${16 * 1024 ** 2}`,
+    });
+    const baked = hostLimits({ workdir: '/testbed', tmpfs: { '/root': '256m', '/var/tmp': '1m' } }, '/testbed', true);
+    expect(baked.StorageOpt).toBeUndefined();
+    expect(baked.Tmpfs).toMatchObject({ '/testbed': `rw,exec,nosuid,nodev,mode=0755,size=${1024 ** 3},uid=10001,gid=10001`, '/root': `rw,exec,nosuid,nodev,mode=1777,size=${256 * 1024 ** 2}`, '/var/tmp': 'rw,exec,nosuid,nodev,mode=1777,size=1048576' });
+    expect(() => hostLimits({ tmpfs: { 'var/tmp': '1m' } }, '/workspace', false)).toThrow(RangeError);
+    expect(() => hostLimits({ tmpfs: { '/tmp': '1m' } }, '/workspace', false)).toThrow(RangeError);
+    expect(() => new DockerTerminal({ workdirTmpfs: false })).toThrow(/readOnlyRoot: false/);
+    // A writable root: the layer sized where the engine can, else only the default working copy on a tmpfs.
+    const quota = hostLimits({ workdir: '/testbed', readOnlyRoot: false }, '/testbed', true);
     expect(quota.StorageOpt).toEqual({ size: String(1024 ** 3) });
+    expect(quota.ReadonlyRootfs).toBeUndefined();
     expect(quota.Tmpfs?.['/testbed']).toBeUndefined();
-    const none = hostLimits({ memory: false, cpus: false, disk: false }, '/workspace', false);
+    const none = hostLimits({ memory: false, cpus: false, disk: false, readOnlyRoot: false }, '/workspace', false);
     expect(none.Memory).toBeUndefined();
     expect(none.NanoCpus).toBeUndefined();
     expect(Object.keys(none.Tmpfs ?? {})).toEqual(['/tmp']);
+    // disk: false on a read-only root: the working copy is a tmpfs bounded only by memory.
+    expect(hostLimits({ disk: false }, '/workspace', false).Tmpfs?.['/workspace']).toBe('rw,exec,nosuid,nodev,mode=0755,uid=10001,gid=10001');
     expect(() => new DockerTerminal({ runAs: { uid: 0, gid: 0 } })).toThrow(RangeError);
     expect(() => new DockerTerminal({ cpus: 0 })).toThrow(RangeError);
     expect(() => new DockerTerminal({ tmpSize: 'lots' })).toThrow(RangeError);
@@ -63,9 +80,14 @@ describe.runIf(runDocker)('docker limits (real engine)', () => {
       CapAdd: HELPER_CAPABILITIES,
       SecurityOpt: ['no-new-privileges'],
     });
-    expect(Object.keys(HostConfig.Tmpfs ?? {}).sort()).toEqual(['/tmp', '/workspace']);
-    const mounts = await term.run('grep -E " /(tmp|workspace|dev/shm) " /proc/mounts | cut -d" " -f2,3 | sort');
-    expect(mounts.output).toBe('/dev/shm tmpfs\n/tmp tmpfs\n/workspace tmpfs\n');
+    expect(HostConfig.ReadonlyRootfs).toBe(true);
+    expect(Object.keys(HostConfig.Tmpfs ?? {}).sort()).toEqual(['/run', '/tmp', '/var/tmp', '/workspace']);
+    const mounts = await term.run('grep -E " /(tmp|workspace|dev/shm|var/tmp|run|etc/hosts) " /proc/mounts | cut -d" " -f2,3,4 | cut -d, -f1 | sort');
+    expect(mounts.output).toBe('/dev/shm tmpfs rw\n/etc/hosts ext4 ro\n/run tmpfs rw\n/tmp tmpfs rw\n/var/tmp tmpfs rw\n/workspace tmpfs rw\n'.replace('ext4', mounts.output.match(/\/etc\/hosts (\S+)/)?.[1] ?? 'ext4'));
+    expect((await term.run('grep " / " /proc/mounts | cut -d" " -f4 | cut -d, -f1')).output).toBe('ro\n');
+    // localhost resolves although the root is read-only and the engine made no /etc/hosts (no network).
+    expect((await term.run('getent hosts localhost | head -1')).output).toMatch(/^(127\.0\.0\.1|::1)\s+localhost/);
+    expect((await term.run('ls -ld /run/lock | cut -c1-10')).output).toBe('drwxrwxrwt\n');
     const who = await term.run('id -u; id -g; id -G; echo "$HOME"; test -w "$HOME" && echo writable');
     expect(who.output).toBe('10001\n10001\n10001\n/tmp/home\nwritable\n');
   });
@@ -97,15 +119,34 @@ describe.runIf(runDocker)('docker limits (real engine)', () => {
     await term.start();
     await term.run('ln -s /etc/shadow shadow && ln -s /etc/passwd passwd && ln -s /root rootdir');
     await expect(term.readFile('shadow')).rejects.toBeInstanceOf(WorkspaceError);
-    await expect(term.writeFile('passwd', 'evil::0:0::/:/bin/sh\n')).rejects.toThrow(/Permission denied/);
+    await expect(term.writeFile('passwd', 'evil::0:0::/:/bin/sh\n')).rejects.toThrow(/Permission denied|Read-only file system/);
     await expect(term.readDir('rootdir')).rejects.toThrow(/Permission denied/);
     expect((await term.run('head -c 5 /etc/passwd')).output).toBe('root:');
     // Root-owned files of the image stay root's.
-    await expect(term.writeFile('/etc/hosts', 'x')).rejects.toThrow(/Permission denied/);
+    await expect(term.writeFile('/etc/hosts', 'x')).rejects.toThrow(/Permission denied|Read-only file system/);
   });
 
-  it('owns a working copy baked into the image and runs set-up commands as root', async () => {
-    const term = terminal({ workdir: '/srv/repo', setupCommands: ['mkdir -p sub && echo x > sub/f && echo root > /etc/dg-setup'] });
+  it('copies a working copy baked into the image into its sized tmpfs, owns it, and runs set-up commands as root', async () => {
+    const image = await ensureImage(
+      `FROM ${TEST_IMAGE}\nRUN mkdir -p /srv/repo/pkg && echo 'x = 1' > /srv/repo/pkg/mod.py && chmod 0555 /srv/repo/pkg && ln -s pkg/mod.py /srv/repo/link.py\n`,
+      { repository: 'debug-gym/test-image-baked' },
+    );
+    const term = terminal({ image, workdir: '/srv/repo', disk: '8m', setupCommands: ['mkdir -p sub && echo x > sub/f', 'echo root > /etc/dg-setup || true'] });
+    await term.start();
+    const check = await term.run('stat -c "%u %a %n" . pkg pkg/mod.py sub/f; readlink link.py; cat link.py; test -e /etc/dg-setup || echo "no /etc/dg-setup"; grep " /srv/repo " /proc/mounts | cut -d" " -f3');
+    expect(check.output).toBe('10001 755 .\n10001 555 pkg\n10001 644 pkg/mod.py\n10001 644 sub/f\nlink.py\npkg/mod.py\nx = 1\nno /etc/dg-setup\ntmpfs\n'.replace('link.py\npkg', 'pkg'));
+    // The copy is the agent's, and sized: writing past `disk` is refused, and the episode goes on.
+    const fill = await term.run('chmod u+w pkg && echo "x = 2" > pkg/new.py; head -c 20M /dev/zero > big; echo "exit $?"; rm -f big; cat pkg/new.py');
+    expect(fill.output).toMatch(/No space left on device[\s\S]*exit 1\nx = 2\n$/);
+    // A fork copies this working copy, not the image's.
+    await term.writeFile('pkg/mod.py', 'x = 3\n');
+    const clone = await term.fork();
+    open.push(clone);
+    expect((await clone.run('cat pkg/mod.py; ls')).output).toBe('x = 3\nlink.py\npkg\nsub\n');
+  });
+
+  it('runs set-up commands that write into the image with readOnlyRoot: false', async () => {
+    const term = terminal({ workdir: '/srv/repo', readOnlyRoot: false, setupCommands: ['mkdir -p sub && echo x > sub/f && echo root > /etc/dg-setup'] });
     await term.start();
     const check = await term.run('stat -c %u . sub sub/f; cat /etc/dg-setup; grep -c " /srv/repo " /proc/mounts || true');
     expect(check.output).toBe('10001\n10001\n10001\nroot\n0\n');
