@@ -11,7 +11,7 @@ export { fromAtif } from './atif/from-atif.js';
 export { ATIF_SCHEMA_LENIENT, ATIF_SCHEMA_STRICT } from './atif/atif-schema.js';
 export { atifRuleProblems } from './atif/atif-rules.js';
 export { ATIF_SCHEMA_VERSION, type AtifAgent, type AtifFinalMetrics, type AtifMetrics, type AtifObservationResult, type AtifSource, type AtifStep, type AtifToolCall, type AtifTrajectory } from './atif/atif-types.js';
-export { sftSkipReason, toSft, type SftRecord } from './sft/to-sft.js';
+export { sftSkipReason, toSft, type SftRecord, type SftRolloutTurn } from './sft/to-sft.js';
 export { schemaProblems } from './schema-check.js';
 export { loadTrajectories, parseAnyTrajectory, type InputFormat, type LoadedTrajectory } from './read-trajectories.js';
 export { EXPORT_FORMATS, exportTrajectories, type ExportFormat, type ExportItem, type ExportOptions } from './export-trajectories.js';

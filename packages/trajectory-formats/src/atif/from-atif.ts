@@ -62,6 +62,7 @@ function toStep(step: AtifStep, fallbackNumber: number): TrajectoryStep {
       toolCall,
       ...(extra?.notes ? { notes: extra.notes } : {}),
       ...(extra && 'response_raw' in extra ? { raw: extra.response_raw } : {}),
+      ...(extra?.thinking ? { thinking: extra.thinking } : {}),
     },
     toolCall: toolCall && !extra?.tool_call_not_run ? { ...toolCall } : null,
     observation: { source: extra?.observation_source ?? call?.function_name ?? 'env', text, ...(extra?.observation_raw !== undefined ? { raw: extra.observation_raw } : {}) },
@@ -70,7 +71,18 @@ function toStep(step: AtifStep, fallbackNumber: number): TrajectoryStep {
     timing: { startedAt: step.timestamp ?? EPOCH, modelMs: extra?.timing?.model_ms ?? 0, envMs: extra?.timing?.env_ms ?? 0 },
     state: extra?.state ?? { ...UNKNOWN_STATE },
     ...(extra?.launches ? { launches: extra.launches } : {}),
+    ...tokensOf(step.metrics),
   };
+}
+
+/** ATIF's token ids and logprobs of a step, as a step's `tokens`. */
+function tokensOf(metrics: AtifStep['metrics']): Pick<TrajectoryStep, 'tokens'> {
+  const tokens = {
+    ...(metrics?.prompt_token_ids ? { promptTokenIds: metrics.prompt_token_ids } : {}),
+    ...(metrics?.completion_token_ids ? { completionTokenIds: metrics.completion_token_ids } : {}),
+    ...(metrics?.logprobs ? { logprobs: metrics.logprobs } : {}),
+  };
+  return Object.keys(tokens).length > 0 ? { tokens } : {};
 }
 
 function objectAt(container: Record<string, unknown> | undefined, key: string): Record<string, unknown> | undefined {

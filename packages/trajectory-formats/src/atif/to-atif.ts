@@ -1,4 +1,4 @@
-import type { ChatMessage, Trajectory, TrajectoryStep } from '@debug-gym/agents';
+import type { ChatMessage, ThinkingBlock, Trajectory, TrajectoryStep } from '@debug-gym/agents';
 import type { ExportContext } from '../export-context.js';
 import { ATIF_SCHEMA_VERSION, type AtifStep, type AtifTrajectory } from './atif-types.js';
 
@@ -21,6 +21,8 @@ export interface AtifStepExtra {
   tool_call_not_run?: true;
   notes?: string[];
   response_raw?: unknown;
+  /** The provider's signed reasoning blocks (Anthropic extended thinking); their text is also `reasoning_content`. */
+  thinking?: ThinkingBlock[];
   usage_estimated?: true;
   timing: { model_ms: number; env_ms: number };
   state: TrajectoryStep['state'];
@@ -96,6 +98,7 @@ function agentStep(step: TrajectoryStep): Omit<AtifStep, 'step_id'> {
     ...(call && !step.toolCall ? { tool_call_not_run: true as const } : {}),
     ...(step.response.notes ? { notes: step.response.notes } : {}),
     ...(step.response.raw !== undefined ? { response_raw: step.response.raw } : {}),
+    ...(step.response.thinking ? { thinking: step.response.thinking } : {}),
     ...(step.usage.estimated ? { usage_estimated: true as const } : {}),
     timing: { model_ms: step.timing.modelMs, env_ms: step.timing.envMs },
     state: step.state,
@@ -112,6 +115,10 @@ function agentStep(step: TrajectoryStep): Omit<AtifStep, 'step_id'> {
       prompt_tokens: step.usage.promptTokens,
       completion_tokens: step.usage.completionTokens,
       ...(step.costUsd !== null ? { cost_usd: step.costUsd } : {}),
+      // ATIF v1.3/v1.4's RL fields: the exact tokens, so a trainer needs no retokenization.
+      ...(step.tokens?.promptTokenIds ? { prompt_token_ids: step.tokens.promptTokenIds } : {}),
+      ...(step.tokens?.completionTokenIds ? { completion_token_ids: step.tokens.completionTokenIds } : {}),
+      ...(step.tokens?.logprobs ? { logprobs: step.tokens.logprobs } : {}),
     },
     extra: { [DEBUG_GYM_EXTRA]: extra },
   };

@@ -23,6 +23,25 @@ export interface SftRecord {
   '#tokens': number;
   agent_type: string;
   model: string | null;
+  /**
+   * The exact tokens of each model call, when the endpoint returned them (vLLM `return_token_ids`,
+   * `logprobs`): for a policy loss on exactly the tokens the model produced. One entry per step that has
+   * them; `message_index` is that step's assistant message in `messages`. Field names as ATIF's metrics.
+   */
+  rollout?: SftRolloutTurn[];
+}
+
+export interface SftRolloutTurn {
+  /** The debug-gym step (1-based). */
+  step: number;
+  /** Index of the step's answer in `messages`. */
+  message_index: number;
+  /** The prompt as the server tokenized it (chat template applied, history included). */
+  prompt_token_ids?: number[];
+  /** The sampled tokens of the answer. */
+  completion_token_ids?: number[];
+  /** Log probability of each sampled token, aligned with `completion_token_ids`. */
+  logprobs?: number[];
 }
 
 /** Why an episode gives no SFT example; null when it gives one. */
@@ -43,8 +62,19 @@ export function toSft(trajectory: Trajectory, context: ExportContext): SftRecord
   const firstAnswer = first.findIndex((message) => message.role === 'assistant');
   const head = (firstAnswer === -1 ? first : first.slice(0, firstAnswer)).filter((message): message is Extract<ChatMessage, { role: 'system' | 'user' }> => message.role === 'system' || message.role === 'user');
   const messages: OpenAIMessage[] = head.map((message) => ({ role: message.role, content: message.content }));
+  const rollout: SftRolloutTurn[] = [];
   trajectory.steps.forEach((step, index) => {
     const call = step.response.toolCall;
+    const tokens = step.tokens;
+    if (tokens) {
+      rollout.push({
+        step: step.step,
+        message_index: messages.length,
+        ...(tokens.promptTokenIds ? { prompt_token_ids: tokens.promptTokenIds } : {}),
+        ...(tokens.completionTokenIds ? { completion_token_ids: tokens.completionTokenIds } : {}),
+        ...(tokens.logprobs ? { logprobs: tokens.logprobs } : {}),
+      });
+    }
     messages.push({ role: 'assistant', content: step.response.content ?? (call ? null : ''), ...(call ? { tool_calls: [toOpenAIToolCall(call)] } : {}) });
     if (index === trajectory.steps.length - 1) return;
     messages.push(call ? { role: 'tool', tool_call_id: call.id, name: call.name, content: step.observation.text } : { role: 'user', content: step.observation.text });
@@ -62,5 +92,6 @@ export function toSft(trajectory: Trajectory, context: ExportContext): SftRecord
     '#tokens': last ? last.usage.promptTokens + last.usage.completionTokens : 0,
     agent_type: trajectory.agent.type,
     model: trajectory.result?.model ?? null,
+    ...(rollout.length > 0 ? { rollout } : {}),
   };
 }
