@@ -43,6 +43,9 @@ export { LLM_CONFIG_TEMPLATE, writeLlmConfigTemplate } from './config/llm-config
 export { createLanguageModel, loadLanguageModel, providerOf, withThinkingFlag, type LoadLanguageModelOptions, type LoadedLanguageModel } from './config/create-language-model.js';
 
 export { createAgent } from './agent/create-agent.js';
+export { ORIGINAL_AGENT_NAMES, ORIGINAL_AGENT_TOOLS, createOriginalAgent, cutHistory, isOriginalAgentName, type OriginalAgentName } from './agent/original-agents.js';
+export { describeTools, froggySystemPrompt, renderTemplate, simpleSystemPrompt, xmlToolCall, FROGGY_INSTANCE_PROMPT, SIMPLE_INSTANCE_PROMPT, SIMPLE_SYSTEM_PROMPT } from './agent/original-prompts.js';
+export { castParameter, parseFunctionCall, type FunctionCallParse } from './text-format/parse-function-call.js';
 export { createReplayAgent, type ReplayAgentOptions } from './agent/create-replay-agent.js';
 export { AGENT_NAMES, AGENT_PRESETS, isAgentName, type AgentName, type AgentPreset } from './agent/agent-presets.js';
 export type { AgentEnv, AgentOptions, AgentRunOptions, DebugAgent, EpisodeOutcome } from './agent/agent-types.js';

@@ -1,5 +1,5 @@
-/** The agents of debug-gym 1.0, by the names its configs use. */
-export const AGENT_NAMES = ['debug_agent', 'rewrite_agent', 'debug_5_agent'] as const;
+/** The agents of debug-gym 1.0, and the original's current froggy_agent and simple_agent, by the names its configs use. */
+export const AGENT_NAMES = ['debug_agent', 'rewrite_agent', 'debug_5_agent', 'froggy_agent', 'simple_agent'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 export interface AgentPreset {
@@ -35,6 +35,9 @@ export const AGENT_PRESETS: Record<AgentName, AgentPreset> = {
   debug_agent: { tools: ['pdb', 'rewrite', 'view', 'eval', 'listdir'], hiddenTools: [], pdbAfterRewrites: false, systemPrompt: DEBUG_PROMPT },
   rewrite_agent: { tools: ['rewrite', 'view', 'eval', 'listdir'], hiddenTools: ['pdb'], pdbAfterRewrites: false, systemPrompt: REWRITE_PROMPT },
   debug_5_agent: { tools: ['pdb', 'rewrite', 'view', 'eval', 'listdir'], hiddenTools: [], pdbAfterRewrites: true, systemPrompt: DEBUG_PROMPT },
+  // The original's current agents (their prompts are built per step: see original-agents.ts); tools as its mini_nightmare config.
+  froggy_agent: { tools: ['bash', 'view', 'pdb', 'rewrite', 'eval'], hiddenTools: [], pdbAfterRewrites: false, systemPrompt: '' },
+  simple_agent: { tools: ['bash', 'view', 'pdb', 'rewrite', 'eval'], hiddenTools: [], pdbAfterRewrites: false, systemPrompt: '' },
 };
 
 export function isAgentName(name: string): name is AgentName {

@@ -30,6 +30,14 @@ export interface AgentOptions {
   maxEvalChars?: number;
   /** Keep the endpoint's raw response in the trajectory. Default true. */
   recordRaw?: boolean;
+  /** froggy_agent, simple_agent: the instance (task) prompt template (`{{ info.instructions }}` placeholders). */
+  instancePrompt?: string;
+  /** froggy_agent, simple_agent: the original's `max_history_steps_cutoff` (it counts history messages). */
+  maxHistoryMessages?: number;
+  /** froggy_agent, simple_agent: the original's `max_history_token_cutoff`. */
+  maxHistoryTokens?: number;
+  /** froggy_agent: the current breakpoints in the system prompt (the original's `show_current_breakpoints`). */
+  showCurrentBreakpoints?: boolean;
 }
 
 export interface AgentRunOptions {

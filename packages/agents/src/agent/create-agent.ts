@@ -7,6 +7,7 @@ import type { StopReason, TrajectoryStep } from '../trajectory/trajectory-types.
 import { appendSummary, writeTrajectory } from '../trajectory/write-trajectory.js';
 import { AGENT_PRESETS, isAgentName, type AgentName } from './agent-presets.js';
 import { noToolCallNote, taskMessage, unknownToolNote } from './build-prompt.js';
+import { createOriginalAgent, isOriginalAgentName } from './original-agents.js';
 import { trimHistory } from './trim-history.js';
 import { filterInstructions, visibleTools } from './visible-tools.js';
 import type { AgentOptions, AgentRunOptions, DebugAgent, EpisodeOutcome, AgentEnv } from './agent-types.js';
@@ -14,9 +15,10 @@ import type { AgentOptions, AgentRunOptions, DebugAgent, EpisodeOutcome, AgentEn
 const CONTEXT_RETRIES = 3;
 const SHRINK = 0.8;
 
-/** An agent by its debug-gym name: `debug_agent`, `rewrite_agent` or `debug_5_agent`. */
+/** An agent by its debug-gym name: `debug_agent`, `rewrite_agent`, `debug_5_agent`, `froggy_agent` or `simple_agent`. */
 export function createAgent(name: AgentName, options: AgentOptions): DebugAgent {
-  if (!isAgentName(name)) throw new LlmConfigError(`Unknown agent '${String(name)}'. Agents: debug_agent, rewrite_agent, debug_5_agent.`);
+  if (!isAgentName(name)) throw new LlmConfigError(`Unknown agent '${String(name)}'. Agents: debug_agent, rewrite_agent, debug_5_agent, froggy_agent, simple_agent.`);
+  if (isOriginalAgentName(name)) return createOriginalAgent(name, options);
   if (!options?.llm) throw new LlmConfigError(`Agent '${name}' needs an llm (createOpenAIModel, createHumanModel, createReplayModel, ...).`);
   const preset = AGENT_PRESETS[name];
   const maxSteps = options.maxSteps ?? 100;
