@@ -59,7 +59,11 @@ export const TESTBED_PATH = '/opt/miniconda3/envs/testbed/bin:/opt/miniconda3/co
 
 const BENCHMARK = 'swesmith';
 const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
-const GIT = 'git -c user.name=debug-gym -c user.email=debug-gym@localhost -c commit.gpgsign=false -c core.hooksPath=/dev/null';
+/**
+ * git for the setup and the evaluation. `safe.directory=*`: on a sandbox whose working copy belongs
+ * to another uid (bubblewrap as root, an image's /testbed), git refuses "dubious ownership" otherwise.
+ */
+const GIT = "git -c safe.directory='*' -c user.name=debug-gym -c user.email=debug-gym@localhost -c commit.gpgsign=false -c core.hooksPath=/dev/null";
 
 /** How one instance is run: command, parser, files to restore, image. */
 export interface InstancePlan {
@@ -130,18 +134,23 @@ export function applyBugCommands(instance: Pick<SwesmithInstance, 'patch' | 'ins
   while (instance.patch.includes(delimiter)) delimiter += '_';
   const patch = instance.patch.endsWith('\n') ? instance.patch : `${instance.patch}\n`;
   return [
-    `git apply --whitespace=nowarn - <<'${delimiter}'\n${patch}${delimiter}`,
-    `rm -rf .git && git init -q && git add -A && ${GIT} commit -qm ${quote(`SWE-smith task ${instance.instance_id}`)} --no-verify && git config --unset-all remote.origin.url 2>/dev/null; true`,
+    // The agent's own git commands (git diff, git status) need the same trust, from its global config.
+    `git config --global --get-all safe.directory 2>/dev/null | grep -qx '[*]' || git config --global --add safe.directory '*' 2>/dev/null || true`,
+    `${GIT} apply --whitespace=nowarn - <<'${delimiter}'\n${patch}${delimiter}`,
+    `rm -rf .git && ${GIT} init -q && ${GIT} add -A && ${GIT} commit -qm ${quote(`SWE-smith task ${instance.instance_id}`)} --no-verify`,
   ];
 }
 
 /** One evaluation, as the original's `eval`: the test files put back as committed, then the test command. */
 export function swesmithEvaluation(instance: SwesmithInstance, plan: InstancePlan): EvalProcedure {
   const files = [...new Set([...plan.directives, ...testFiles([...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS])])];
-  const restore = files.length > 0 ? `git ls-files -z -- ${files.map(quote).join(' ')} | xargs -0 -r git checkout HEAD -- 2>/dev/null; true` : null;
+  const restore = files.length > 0 ? `${GIT} ls-files -z -- ${files.map(quote).join(' ')} | xargs -0 -r ${GIT} checkout HEAD --` : null;
   return async ({ terminal, entrypoint, timeoutMs }) => {
     const started = Date.now();
-    if (restore) await terminal.run(restore, { timeoutMs: 60_000 });
+    if (restore) {
+      const restored = await terminal.run(restore, { timeoutMs: 60_000 });
+      if (restored.exitCode !== 0) return { ...restored, exitCode: restored.exitCode === 0 ? 1 : restored.exitCode, output: `Could not restore the test files before the run:\n${restored.output}`, durationMs: Date.now() - started };
+    }
     const run = await terminal.run(entrypoint, { timeoutMs });
     return { ...run, durationMs: Date.now() - started };
   };

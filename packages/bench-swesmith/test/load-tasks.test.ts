@@ -62,7 +62,7 @@ describe('reading SWE-smith instances', () => {
     expect(task?.entrypoint).toBe('pytest --disable-warnings --color=no --tb=short --verbose tests/test_m.py');
     expect(task?.debugEntrypoint).toBe('pytest -sq --disable-warnings --color=no --tb=no --verbose tests/test_m.py');
     expect(task?.docker).toMatchObject({ image: 'jyangballin/swesmith.x86_64.pallets_1776_click.fde47b4b:latest', workdir: '/testbed', required: true });
-    expect(task?.setupCommands?.[0]).toContain("git apply --whitespace=nowarn - <<'DEBUG_GYM_BUG_PATCH'");
+    expect(task?.setupCommands?.[1]).toContain("apply --whitespace=nowarn - <<'DEBUG_GYM_BUG_PATCH'");
     expect(task?.goldPatch).toBe(reversePatch(BUG));
     expect(task?.goldPatch).toContain('-    return x - 1\n+    return x + 1');
     expect(task?.metadata).toMatchObject({ repo: 'pallets/click', log_parser: 'pytest' });
