@@ -75,7 +75,7 @@ describe.each(backends)('eval on $name', (backend) => {
     const e = env({
       files: { 'app.py': 'def ok():\n    while True:\n        pass\n', 'test_1.py': 'from app import ok\n\ndef test_1():\n    ok()\n' },
       tools: [evalTool, touchTool],
-      // Long enough for a normal pytest run on a loaded 2-core machine, short enough to wait out.
+      // Short, to wait out the run that never ends (no normal run is held to it: see below).
       runTimeout: 5,
       evalOnReset: false,
     });
@@ -85,11 +85,15 @@ describe.each(backends)('eval on $name', (backend) => {
     expect(stuck.score).toBe(0);
     expect(stuck.lastEval?.timedOut).toBe(true);
 
+    // The run after the fix gets the default limit (60 s): what is tested is that the env evaluates again
+    // after a killed run, not how fast, and on a loaded machine that run (pytest started again after the
+    // kill) took more than 5 s.
+    e.settings.runTimeoutMs = 60_000;
     await e.step({ name: 'touch', arguments: { path: 'app.py', text: FIXED } });
     const fixed = await e.step({ name: 'eval', arguments: {} });
     expect(fixed.stepObservation.observation).toContain('1 passed');
     expect(fixed.score).toBe(1);
-  });
+  }, 180_000);
 
   it('cuts megabytes of test output down with a truncation marker', async () => {
     const e = env({ files: { 'test_1.py': "def test_1():\n    for _ in range(60000):\n        print('y' * 99)\n    assert False\n" }, tools: [evalTool], evalOnReset: false });
