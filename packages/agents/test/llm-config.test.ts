@@ -58,8 +58,9 @@ describe('parseLlmConfig', () => {
 
   test('the shipped template parses, and its placeholders count as unset', () => {
     const config = parseLlmConfig(LLM_CONFIG_TEMPLATE);
-    expect(Object.keys(config)).toEqual(['gpt-4o', 'azure-gpt-4o', 'qwen-local']);
+    expect(Object.keys(config)).toEqual(['gpt-4o', 'azure-gpt-4o', 'qwen-local', 'qwen3-rollouts', 'claude', 'claude-thinking']);
     expect(config['gpt-4o']?.api_key).toBeUndefined();
+    expect(['claude', 'claude-thinking', 'qwen3-rollouts'].map((name) => providerOf(config[name]!))).toEqual(['anthropic', 'anthropic', 'openai']);
     expect(config['azure-gpt-4o']).not.toHaveProperty('endpoint');
   });
 
@@ -72,7 +73,7 @@ describe('parseLlmConfig', () => {
     { case: 'tags as text', text: 'a:\n  model: m\n  tags: openai', message: /'a\.tags' must be a list of strings/ },
     { case: 'generate_kwargs as a list', text: 'a:\n  model: m\n  generate_kwargs: [1]', message: /'a\.generate_kwargs' must be a mapping/ },
     { case: 'an unknown tool_calling', text: 'a:\n  model: m\n  tool_calling: xml', message: /'a\.tool_calling' must be 'native' or 'text'/ },
-    { case: 'an unknown provider', text: 'a:\n  model: m\n  provider: anthropic', message: /'a\.provider' must be 'openai' or 'azure_openai'/ },
+    { case: 'an unknown provider', text: 'a:\n  model: m\n  provider: gemini', message: /'a\.provider' must be 'openai', 'azure_openai' or 'anthropic'/ },
   ])('rejects $case', ({ text, message }) => {
     expect(() => parseLlmConfig(text, 'llm.yaml')).toThrow(message);
   });

@@ -13,15 +13,26 @@ export const LLM_CONFIG_TEMPLATE = `# debug-gym LLM configuration: one entry per
 #
 # Keys:
 #   model            model id sent to the endpoint (Azure: the deployment name)
-#   endpoint         base URL of an OpenAI-compatible API, or the Azure resource URL
-#   api_key          API key (or \${OPENAI_API_KEY}); Azure: give api_key or scope
+#   provider         openai (default), azure_openai or anthropic; an "anthropic" tag selects anthropic too
+#   endpoint         base URL of an OpenAI-compatible API, the Azure resource URL, or (anthropic) a
+#                    Messages API base without /v1
+#   endpoints        several base URLs of one model (vLLM replicas): one per task, round-robin, with
+#                    failover when one does not answer
+#   api_key          API key (or \${OPENAI_API_KEY} / \${ANTHROPIC_API_KEY}); Azure: give api_key or scope
 #   scope            Azure Entra ID token scope, used instead of api_key (needs @azure/identity)
 #   api_version      Azure API version; setting it (or an "azure" tag) selects Azure OpenAI
-#   tokenizer        for local token counts: a tiktoken encoding (o200k_base, cl100k_base) or an
-#                    OpenAI model id; any other value is estimated as characters / 4
+#   tokenizer        for local token counts: a tiktoken encoding (o200k_base, cl100k_base), an OpenAI
+#                    model id, a Hugging Face tokenizer.json (path or folder), or a model id found in the
+#                    local Hugging Face cache; anything else is estimated as characters / 4
 #   context_limit    context window in THOUSANDS of tokens (128 = 128 000)
-#   tags             free labels; "azure openai" selects Azure
-#   generate_kwargs  extra request parameters: temperature, max_tokens, reasoning_effort, ...
+#   tags             free labels; "azure openai" selects Azure, "anthropic" Anthropic; "vllm" asks
+#                    for a tool call (tool_choice: required) and sends enable_thinking (default false)
+#   enable_thinking  vLLM: chat_template_kwargs.<thinking_param_name> (default enable_thinking)
+#   session_header   header carrying the task name on every request (default X-Session-ID), so a
+#                    router keeps a task on one server; false sends none
+#   stream, prompt_caching   anthropic: stream answers (default false); cache the prompt (default true)
+#   generate_kwargs  extra request parameters: temperature, max_tokens, reasoning_effort, thinking,
+#                    logprobs + return_token_ids (vLLM: token ids and logprobs kept per step), extra_body
 #   ignore_kwargs    parameters to drop from every request
 #   tool_calling     native (default) or text, for models without function calling
 #   cost_per_million_input_tokens / cost_per_million_output_tokens /
@@ -59,6 +70,40 @@ qwen-local:
   tool_calling: native
   generate_kwargs:
     temperature: 0.2
+
+# Several vLLM replicas of one model, for training-grade rollouts (token ids and logprobs per step).
+qwen3-rollouts:
+  model: Qwen/Qwen3-8B
+  endpoints: [http://10.0.0.11:8000/v1, http://10.0.0.12:8000/v1]
+  tokenizer: Qwen/Qwen3-8B
+  context_limit: 32
+  tags: [vllm]
+  enable_thinking: true
+  generate_kwargs:
+    temperature: 1.0
+    logprobs: true
+    return_token_ids: true
+
+claude:
+  model: claude-sonnet-4-5
+  provider: anthropic
+  api_key: "[YOUR_API_KEY]"
+  context_limit: 200
+  generate_kwargs:
+    max_tokens: 8192
+  cost_per_million_input_tokens: 3
+  cost_per_million_output_tokens: 15
+  cost_per_million_cached_input_tokens: 0.3
+
+claude-thinking:
+  model: claude-sonnet-4-5
+  provider: anthropic
+  api_key: "[YOUR_API_KEY]"
+  context_limit: 200
+  stream: true
+  generate_kwargs:
+    max_tokens: 20000
+    thinking: {type: enabled, budget_tokens: 16000}
 `;
 
 /**
