@@ -95,7 +95,8 @@ describe('replaying the demo session through an agent', () => {
   test('the scripted session fixes the demo repository, and its trajectory replays to the same result', async () => {
     const session = JSON.parse(readFileSync(join(demoDir, 'session.json'), 'utf8')) as { entrypoint: string };
     const makeEnv = () =>
-      createTestEnv(local, { path: join(demoDir, 'repo'), entrypoint: session.entrypoint, tools: [listdirTool, viewTool, pdbTool, rewriteTool, evalTool] });
+      // runTimeout: the limit of one command (eval, pdb) well above a loaded machine's (no step here should time out).
+      createTestEnv(local, { path: join(demoDir, 'repo'), entrypoint: session.entrypoint, runTimeout: 120, tools: [listdirTool, viewTool, pdbTool, rewriteTool, evalTool] });
     const agent = createAgent('debug_agent', { llm: createReplayModel(await loadReplaySource(join(demoDir, 'session.json'))) });
     const env = makeEnv();
     const out = testdir({});
@@ -118,5 +119,7 @@ describe('replaying the demo session through an agent', () => {
     } finally {
       await env2.close();
     }
-  });
+    // Two episodes of 7 steps with pdb: about 5 s on a quiet machine, 22 s alone at load 19, and more than
+    // the suite's 60 s among the other packages' tests on a busy one.
+  }, 300_000);
 });
