@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** The agents a config section can select (`agent_type`, default: the section's name). */
-export const AGENT_TYPES = ['debug_agent', 'rewrite_agent', 'debug_5_agent', 'solution'] as const;
+export const AGENT_TYPES = ['debug_agent', 'rewrite_agent', 'debug_5_agent', 'froggy_agent', 'simple_agent', 'solution'] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
 
 const positiveInt = z.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1');
@@ -93,6 +93,13 @@ export const sectionSchema = z.strictObject({
   max_steps: positiveInt.optional(),
   n_rewrites_before_pdb: z.number().int().min(0).optional(),
   system_prompt: z.string().nullable().optional(),
+  /** froggy_agent, simple_agent: the task prompt template (`{{ info.instructions }}`). */
+  instance_prompt: z.string().nullable().optional(),
+  /** froggy_agent, simple_agent: the original's history cut-offs (messages; tokens). */
+  max_history_steps_cutoff: z.number().int().optional(),
+  max_history_token_cutoff: z.number().int().optional(),
+  /** froggy_agent: the current breakpoints in the system prompt. */
+  show_current_breakpoints: z.boolean().optional(),
   max_history_steps: positiveInt.nullable().optional(),
   max_eval_chars: positiveInt.optional(),
   workers: positiveInt.optional(),

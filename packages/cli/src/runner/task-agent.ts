@@ -18,7 +18,7 @@ import type { RunConfig } from '../config/config-schema.js';
 
 /** What the task runner needs of an agent: one episode per task. */
 export interface TaskAgent {
-  /** `debug_agent`, `rewrite_agent`, `debug_5_agent` or `solution`. */
+  /** `debug_agent`, `rewrite_agent`, `debug_5_agent`, `froggy_agent`, `simple_agent` or `solution`. */
   readonly type: string;
   /** The model's name (null for the solution agent). */
   readonly model: string | null;
@@ -84,6 +84,10 @@ export async function createTaskAgent(config: RunConfig, options: CreateTaskAgen
         ...(config.system_prompt ? { systemPrompt: config.system_prompt } : {}),
         ...(config.max_history_steps ? { maxHistorySteps: config.max_history_steps } : {}),
         ...(config.max_eval_chars ? { maxEvalChars: config.max_eval_chars } : {}),
+        ...(config.instance_prompt ? { instancePrompt: config.instance_prompt } : {}),
+        ...(config.max_history_steps_cutoff !== undefined && config.max_history_steps_cutoff > 0 ? { maxHistoryMessages: config.max_history_steps_cutoff } : {}),
+        ...(config.max_history_token_cutoff !== undefined && config.max_history_token_cutoff > 0 ? { maxHistoryTokens: config.max_history_token_cutoff } : {}),
+        ...(config.show_current_breakpoints ? { showCurrentBreakpoints: true } : {}),
       });
       return agent.run(env, runOptions);
     },
