@@ -125,15 +125,27 @@ describe.each(backends)('pdb restarts on $name', (backend) => {
     expect(await pdb('c')).toContain('Reached the end of the program');
   });
 
+  /**
+   * The time limit (runTimeout) for the next calls: short only around the commands that must run into it,
+   * so that no other call (the session's start, a `p`) is held to it on a loaded machine.
+   */
+  function limit(env: { settings: { runTimeoutMs: number } }, seconds: number): void {
+    env.settings.runTimeoutMs = seconds * 1000;
+  }
+
   test('a command that runs past the time limit is interrupted and the session stays usable', async () => {
     const files = { ...CALC, 'test_loop.py': 'def test_loop():\n    n = 0\n    while True:\n        n += 1\n' };
-    const { pdb } = await open({ files, runTimeout: 2 });
+    const { pdb, env } = await open({ files, runTimeout: 60 });
+    limit(env, 2);
     const text = await pdb('c');
     expect(text).toMatch(/^The command `c` has timed out after 2 seconds and was interrupted \(Ctrl-C\); the pdb session is still running\./);
     expect(text).toMatch(/Current frame:\n\S+test_loop\.py:\d\n/);
+    limit(env, 60);
     expect(await pdb('p n > 0')).toContain('Pdb command output:\nTrue\n');
+    limit(env, 2);
     const sleeping = await pdb("!__import__('time').sleep(1000)");
     expect(sleeping).toContain("The command `!__import__('time').sleep(1000)` has timed out after 2 seconds");
+    limit(env, 60);
     expect(await pdb('p 6*7')).toContain('Pdb command output:\n42\n');
   });
 
@@ -142,20 +154,27 @@ describe.each(backends)('pdb restarts on $name', (backend) => {
       ...CALC,
       'test_stuck.py': 'import signal\n\n\ndef test_stuck():\n    signal.signal(signal.SIGINT, signal.SIG_IGN)\n    while True:\n        pass\n',
     };
-    const { pdb } = await open({ files, runTimeout: 2 });
+    const { pdb, env } = await open({ files, runTimeout: 60 });
+    // The restart happens within the timed-out call, under the same limit: 5 s leaves it room.
+    limit(env, 5);
     const text = await pdb('c');
-    expect(text).toContain('The command `c` has timed out after 2 seconds. pdb did not respond to Ctrl-C, so the session was restarted.');
+    expect(text).toContain('The command `c` has timed out after 5 seconds. pdb did not respond to Ctrl-C, so the session was restarted.');
     expect(text).toContain('Starting pdb session with entrypoint:');
+    limit(env, 60);
     expect(await pdb('p 6*7')).toContain('Pdb command output:\n42\n');
   });
 
   test('a pdb process that dies is replaced by the next call', async () => {
-    const { pdb } = await open();
+    const { pdb, env } = await open();
     const killed = await pdb("p __import__('os').kill(__import__('os').getpid(), 9)");
     expect(killed).toContain('The pdb process exited, so the session was restarted.');
     expect(killed).toContain('Current frame:');
+    const pid = Number(/Pdb command output:\n(\d+)\n/.exec(await pdb("p __import__('os').getpid()"))?.[1]);
+    expect(pid).toBeGreaterThan(1);
     await pdb("p __import__('subprocess').Popen(['sh', '-c', 'sleep 0.3; kill -9 %d' % __import__('os').getpid()]) and None");
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Between two calls: wait until it is dead (gone or a zombie), however long a loaded machine takes.
+    const dead = await env.terminal.run(`while [ -e /proc/${pid} ] && ! grep -q ') Z' /proc/${pid}/stat 2>/dev/null; do sleep 0.05; done; echo dead`, { timeoutMs: 120_000 });
+    expect(dead.output).toContain('dead');
     const next = await pdb('p 6*7');
     expect(next).toMatch(/The (previous )?pdb (session had ended|process exited)/);
     expect(next).toContain('42');
