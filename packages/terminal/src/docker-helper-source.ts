@@ -522,6 +522,119 @@ def reap_leftovers():
             time.sleep(0.002)
 
 
+# -- pausing the agent's processes for a scoring run -----------------------------------------------
+# While the tests that decide a reward run, nothing the agent left behind may run: a thread in its
+# pdb session, a background loop of its shell, a process it double-forked. op_pause stops (SIGSTOP,
+# which no process can catch or ignore) every process of the sandbox but the helper, its ancestors
+# and the fork servers with their standbys (debug-gym's own, which never ran the agent's code), and
+# waits until every thread of each shows stopped; op_resume continues them. A process that does not
+# stop in time (uninterruptible sleep) is killed. What the agent had stopped itself stays stopped.
+
+PAUSED = {}          # pid -> (start time, stopped before the pause): what op_pause stopped
+PAUSE_SECONDS = 5.0  # how long op_pause waits for every thread to stop before killing what has not
+
+
+def fork_server_pids():
+    pids = set()
+    with FORKS_LOCK:
+        servers = [FORK] + list(FORKS.values())
+    for server in servers:
+        proc, info = server.proc, server.info
+        if proc is not None and getattr(proc, "pid", None):
+            pids.add(proc.pid)
+        if isinstance(info, dict) and isinstance(info.get("pid"), int):
+            pids.add(info["pid"])
+    return pids
+
+
+def pausable(procs):
+    """The pids op_pause stops: every live process of the sandbox but debug-gym's own."""
+    me = os.getpid()
+    spared, pid = {me, 1}, procs.get(me, (0,))[0]
+    while pid in procs and pid not in spared:
+        spared.add(pid)
+        pid = procs[pid][0]
+    servers = fork_server_pids()
+    found = []
+    for pid, (ppid, state, uid) in procs.items():
+        if pid in spared or pid in servers or state in (b"Z", b"X"):
+            continue
+        if ppid in servers and pid not in LIVE:
+            continue  # a standby: forked by the server ahead of a request, it ran nothing yet
+        if SWITCH_USER and uid != RUN_AS[0]:
+            continue
+        found.append(pid)
+    return found
+
+
+def threads_stopped(pid):
+    """Every thread of pid is stopped (or the process is gone)."""
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return True
+    for tid in tids:
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, tid), "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        if data[data.rindex(b")") + 2:data.rindex(b")") + 3] not in (b"T", b"t", b"Z", b"X"):
+            return False
+    return True
+
+
+def op_pause(req):
+    if HOST_MODE:
+        return {"paused": 0, "killed": 0, "supported": False}
+    deadline = time.monotonic() + float(req.get("timeout") or PAUSE_SECONDS)
+    killed = 0
+    while True:
+        waiting = []
+        with PROCS_LOCK:
+            procs = scan_processes()
+            for pid in pausable(procs):
+                if pid not in PAUSED:
+                    PAUSED[pid] = (start_time(pid), procs[pid][1] in (b"T", b"t"))
+                elif threads_stopped(pid):
+                    continue
+                # New, or running again (continued by a process not stopped yet, or its tracer).
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                    waiting.append(pid)
+                except OSError:
+                    PAUSED.pop(pid, None)
+        if not waiting:
+            break
+        if time.monotonic() >= deadline:
+            for pid in waiting:
+                if not threads_stopped(pid):
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                        killed += 1
+                    except OSError:
+                        pass
+                    PAUSED.pop(pid, None)
+            break
+        time.sleep(0.0005)
+    return {"paused": len(PAUSED), "killed": killed}
+
+
+def op_resume(req):
+    resumed = 0
+    with PROCS_LOCK:
+        for pid, (started, stopped_before) in list(PAUSED.items()):
+            if stopped_before or started is None or start_time(pid) != started:
+                continue
+            try:
+                os.kill(pid, signal.SIGCONT)
+                resumed += 1
+            except OSError:
+                pass
+        PAUSED.clear()
+    return {"resumed": resumed}
+
+
 def feed_stdin(pipe, data):
     try:
         pipe.write(data)
@@ -824,6 +937,8 @@ OPS = {
     "remove": op_remove,
     "mkdir": op_mkdir,
     "kill": op_kill,
+    "pause": op_pause,
+    "resume": op_resume,
     "untar": op_untar,
     "untar_open": op_untar_open,
     "untar_chunk": op_untar_chunk,

@@ -1,9 +1,10 @@
 import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
-import type { DirEntry, FileStat, FileType, ReadFileOptions } from '@debug-gym/core';
+import type { DirEntry, FileStat, FileType, PausedProcesses, ReadFileOptions } from '@debug-gym/core';
 import { FileTooLargeError, NotADirectoryError, PathNotFoundError } from '@debug-gym/core';
 import { fileOpError } from './docker-file-errors.js';
 import { HelperOpError, type HelperResponse } from './docker-helper-client.js';
+import { pauseThroughHelper } from './paused-processes.js';
 
 /**
  * The file half of a terminal whose working copy lives behind the in-sandbox helper (Docker,
@@ -47,6 +48,11 @@ export abstract class HelperBackedFiles {
   async remove(path: string): Promise<void> {
     // Removing the working copy itself empties it (it stays: commands keep running in it).
     await this.fileCall('remove', path, { keepRoot: this.resolve(path) === this.workdirPath });
+  }
+
+  /** Stop the agent's processes in the sandbox until `resume()` (`Terminal.pauseProcesses`). */
+  pauseProcesses(): Promise<PausedProcesses> {
+    return pauseThroughHelper((op, params) => this.helperCall(op, params));
   }
 
   /** `cwd` (as the caller gave it) resolved, once checked to be a directory in the sandbox: a typo is a typed error, not a shell message. */

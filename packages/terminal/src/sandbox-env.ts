@@ -35,6 +35,9 @@ export const SANDBOX_FIXED_ENV: Readonly<Record<string, string>> = {
   PAGER: 'cat',
   GIT_PAGER: 'cat',
   PYTHONDONTWRITEBYTECODE: '1',
+  // The user site-packages lies under HOME, which the agent writes: a `.pth` or a pytest11 plugin
+  // there would run in every later Python, the scoring runs included.
+  PYTHONNOUSERSITE: '1',
   PYTHONSTARTUP: '',
   PYTHONUNBUFFERED: '1',
   PYTHONIOENCODING: 'utf-8',

@@ -490,6 +490,17 @@ export class RepoEnv implements AsyncDisposable {
     const { entrypoint } = this.settings;
     const pristine = this.pristineEval;
     this.pristineEval = false;
+    // Nothing the agent left running (a thread in its pdb session, a background loop) may change
+    // the working copy while the protected files are restored and the tests run.
+    const paused = pristine ? undefined : await this.terminal.pauseProcesses?.();
+    try {
+      return await this.scoringRun(pristine, timeoutMs, entrypoint);
+    } finally {
+      await paused?.resume();
+    }
+  }
+
+  private async scoringRun(pristine: boolean, timeoutMs: number, entrypoint: string): Promise<RawRun> {
     if (this.scoringGuard) {
       const { run, structured } = await this.scoringGuard.run(this.terminal, timeoutMs, pristine);
       return { ...run, output: stripNewlines(run.output), timeoutMs, structured };
@@ -586,11 +597,19 @@ export class RepoEnv implements AsyncDisposable {
 
 /** Line breaks around a run's output go, as the original's terminal strips them. */
 function stripNewlines(output: string): string {
-  return output.replace(/^[\r\n]+|[\r\n]+$/g, '');
+  // A scan, not `/[\r\n]+$/`: the output is the code under test's, and that pattern is quadratic on newline runs.
+  const isBreak = (code: number): boolean => code === 0x0a || code === 0x0d;
+  let start = 0;
+  let end = output.length;
+  while (start < end && isBreak(output.charCodeAt(start))) start += 1;
+  while (end > start && isBreak(output.charCodeAt(end - 1))) end -= 1;
+  return start === 0 && end === output.length ? output : output.slice(start, end);
 }
 
 function posixJoin(root: string, relative: string): string {
-  return `${root.replace(/\/+$/, '')}/${relative}`;
+  let end = root.length;
+  while (end > 0 && root.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return `${root.slice(0, end)}/${relative}`;
 }
 
 function toolNameOf(toolCall: ToolCall | null | undefined): string {

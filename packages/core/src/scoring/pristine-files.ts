@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Terminal } from '@debug-gym/spec';
 
@@ -17,6 +17,8 @@ export interface PristineInventory {
   candidates: string[];
   /** Test files, configuration files and read-only files, with their pristine content. */
   files: Map<string, Uint8Array>;
+  /** The pristine repository's symlinks: relative path -> target (what `readlink` says). */
+  links: Record<string, string>;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface PristineInventory {
  * files.
  */
 export function readPristineInventory(hostDir: string, isReadonly: (relative: string) => boolean): PristineInventory {
-  const inventory: PristineInventory = { candidates: [], files: new Map() };
+  const inventory: PristineInventory = { candidates: [], files: new Map(), links: {} };
   let seen = 0;
   const walk = (dir: string, prefix: string): void => {
     let entries;
@@ -39,7 +41,10 @@ export function readPristineInventory(hostDir: string, isReadonly: (relative: st
       if (++seen > MAX_FILES) return;
       const relative = prefix + entry.name;
       if (CONFIG_NAMES.has(entry.name) || SHADOW_NAMES.has(entry.name) || entry.name.endsWith('.pth')) inventory.candidates.push(relative);
-      if (entry.isDirectory()) {
+      if (entry.isSymbolicLink()) {
+        const target = linkTarget(join(dir, entry.name));
+        if (target !== null) inventory.links[relative] = target;
+      } else if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name)) walk(join(dir, entry.name), `${relative}/`);
       } else if (entry.isFile() && (TEST_FILE.test(entry.name) || CONFIG_NAMES.has(entry.name) || isReadonly(relative))) {
         addPristineFile(inventory, hostDir, relative);
@@ -48,6 +53,14 @@ export function readPristineInventory(hostDir: string, isReadonly: (relative: st
   };
   walk(hostDir, '');
   return inventory;
+}
+
+function linkTarget(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Snapshot one more file of the pristine repository (a test file named outside pytest's default pattern). */

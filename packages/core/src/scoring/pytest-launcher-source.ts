@@ -8,14 +8,21 @@
  *   (`conftest.py`, `pytest.ini`, `tox.ini`, `setup.cfg`, `pyproject.toml`, shadows of pytest,
  *   `sitecustomize.py`, `*.pth`) that was not in the pristine repository (renamed in place with a
  *   random suffix), and puts them back after;
+ * - takes out, for the run, every symlink in the working copy that the pristine repository does not
+ *   have with the same target (a directory or a plugin reached through one is outside every check
+ *   above), and puts them back after;
+ * - loads pytest's entry-point plugins (`pytest11`) with the working copy off `sys.path`: only the
+ *   interpreter's own distributions register plugins, never a `*.dist-info` the agent wrote;
  * - deletes the working copy's `__pycache__` folders and writes none, so a planted `*.pyc` (pytest
  *   reads its own rewritten-test cache, Python an unchecked-hash one) cannot replace a restored test;
  * - runs `pytest.main(args)` with a plugin that writes every test's outcome and a final
  *   `finished` record (the exit status, and any tampering it saw) to the report file as JSON lines.
  *
  * The report is the score's only source: text the tests print is shown to the agent, never parsed.
- * `MANIFEST` is substituted by the harness: `{keep, plugins}` (`keep`: the pristine candidates' paths,
- * or null = inventory mode: report the candidates, move nothing, as at reset). What changes with every
+ * `MANIFEST` is substituted by the harness: `{keep, plugins, links, hookFiles}` (`keep`: the pristine
+ * candidates' paths, or null = inventory mode: report the candidates and the files hook
+ * implementations come from, move nothing, as at reset; `links`: the pristine symlinks, path -> target;
+ * `hookFiles`: the files the pristine run's hook implementations came from, or null when unknown). What changes with every
  * run comes from the launcher's own directory, `/tmp/debug-gym-score-TOKEN`: the report and the
  * moved-files record are written there, set-aside files get the suffix `.debug-gym-aside-TOKEN`. The
  * source is then the same for every run of an env, which a fork server compiles once.
@@ -35,20 +42,50 @@ CANDIDATE_NAMES = {
 }
 
 
-def candidates(root, clear_caches):
+def candidates(root, clear_caches, links=None):
+    """The candidates (relative paths) and, when links is given, the symlinks whose target differs
+    from the pristine one's, as (relative path, target)."""
     found = []
+    strange = []
     for current, dirs, files in os.walk(root):
         rel_dir = os.path.relpath(current, root)
         if clear_caches and '__pycache__' in dirs:
             shutil.rmtree(os.path.join(current, '__pycache__'), ignore_errors=True)
         dirs[:] = [d for d in dirs if d not in ('.git', '__pycache__')]
         for name in list(dirs) + files:
+            rel = name if rel_dir == '.' else rel_dir + '/' + name
+            if links is not None:
+                path = os.path.join(current, name)
+                if os.path.islink(path):
+                    try:
+                        target = os.readlink(path)
+                    except OSError:
+                        target = None
+                    if links.get(rel) != target:
+                        strange.append((rel, target))
+                        if name in dirs:
+                            dirs.remove(name)
+                        continue
             if name in CANDIDATE_NAMES or name.endswith('.pth'):
-                rel = name if rel_dir == '.' else rel_dir + '/' + name
                 found.append(rel)
                 if name in dirs:
                     dirs.remove(name)
-    return sorted(found)
+    return sorted(found), strange
+
+
+def without_working_copy(load, workdir):
+    """pluggy's load_setuptools_entrypoints, run with the working copy (and the current directory,
+    which is the working copy) off sys.path: a *.dist-info the agent wrote there registers nothing.
+    Entries the interpreter itself put on sys.path (its site-packages, an editable install's path)
+    stay."""
+    def load_installed(self, group, name=None):
+        saved = list(sys.path)
+        sys.path[:] = [entry for entry in saved if entry not in ('', '.') and os.path.abspath(entry) != workdir]
+        try:
+            return load(self, group, name)
+        finally:
+            sys.path[:] = saved
+    return load_installed
 
 
 def main():
@@ -60,11 +97,20 @@ def main():
         del sys.path[0]
     import pytest, _pytest, pluggy
     import _pytest.runner, _pytest.reports, _pytest.main, _pytest.python, _pytest.terminal, _pytest.config
-    found = candidates(workdir, keep is not None)
+    inventory = keep is None
+    found, strange = candidates(workdir, not inventory, None if inventory else dict(MANIFEST.get('links') or {}))
     moved = []
+    unlinked = []
     refused = []
-    if keep is not None:
+    if not inventory:
         keep_set = set(keep)
+        # Symlinks first: a set-aside file is renamed where it is, never through a link.
+        for rel, target in strange:
+            try:
+                os.unlink(os.path.join(workdir, rel))
+                unlinked.append((rel, target))
+            except OSError as error:
+                refused.append('%s (%s)' % (rel, error.strerror))
         for rel in found:
             if rel in keep_set:
                 continue
@@ -76,13 +122,16 @@ def main():
                 refused.append('%s (%s)' % (rel, error.strerror))
         # Read by the harness if this process dies before it puts them back.
         with open(MOVED, 'w', encoding='utf-8') as sidecar:
-            json.dump([[os.path.join(workdir, rel), target] for rel, target in moved], sidecar)
+            json.dump({'renamed': [[os.path.join(workdir, rel), target] for rel, target in moved],
+                       'links': [[os.path.join(workdir, rel), target] for rel, target in unlinked if target is not None]}, sidecar)
+    # Entry-point plugins come from the interpreter's distributions, not from the working copy.
+    pluggy.PluginManager.load_setuptools_entrypoints = without_working_copy(pluggy.PluginManager.load_setuptools_entrypoints, os.path.abspath(workdir))
     report = open(report_path, 'x', encoding='utf-8')
     sys.dont_write_bytecode = True
     sys.path.insert(0, workdir)
     plugin = Recorder(report, workdir, keep)
     plugin.found = found
-    plugin.moved = [rel for rel, _ in moved]
+    plugin.moved = sorted([rel for rel, _ in moved] + [rel for rel, _ in unlinked])
     if refused:
         plugin.tampered.append('could not set aside ' + ', '.join(refused))
     try:
@@ -95,7 +144,14 @@ def main():
                 restored += 1
             except OSError:
                 pass
-        if keep is not None and restored == len(moved):
+        for rel, target in unlinked:
+            try:
+                if target is not None:
+                    os.symlink(target, os.path.join(workdir, rel))
+                restored += 1
+            except OSError:
+                pass
+        if not inventory and restored == len(moved) + len(unlinked):
             os.unlink(MOVED)
     sys.stdout.flush()
     sys.exit(int(status))
@@ -121,6 +177,12 @@ class Recorder:
         allowed = MANIFEST.get('plugins')
         self.allowed_plugins = None if allowed is None else set((entry[0], entry[1]) for entry in allowed)
         self.workdir_plugins = set()
+        # Where hook implementations may come from: pytest's and pluggy's own files, and the files
+        # the pristine run's implementations came from (recorded on that run: None in MANIFEST).
+        self.trusted_dirs = [os.path.dirname(os.path.realpath(module.__file__)) + os.sep for module in (pytest, _pytest, pluggy)]
+        hook_files = MANIFEST.get('hookFiles')
+        self.pristine_hook_files = None if hook_files is None else set(hook_files)
+        self.hook_files = set()
         self.tampered = []
         self.outcomes = {}
         self.collect_errors = []
@@ -148,7 +210,7 @@ class Recorder:
             self.watched['pluggy.HookCaller.__call__'] = (hook_caller, '__call__')
             self.watched['pluggy.HookCaller.call_historic'] = (hook_caller, 'call_historic')
         self.originals = {name: self.lookup(owner, attr) for name, (owner, attr) in self.watched.items()}
-        self.recorder_methods = {name: getattr(Recorder, name) for name in ('pytest_runtest_logreport', 'pytest_collectreport', 'pytest_sessionfinish', 'finish')}
+        self.recorder_methods = {name: getattr(Recorder, name) for name in ('pytest_runtest_logreport', 'pytest_collectreport', 'pytest_sessionfinish', 'finish', 'audit_hooks', 'audit_items', 'check_plugin', 'hook_file')}
 
     @staticmethod
     def lookup(owner, attr):
@@ -172,21 +234,92 @@ class Recorder:
             return
         self.check_plugin(plugin)
 
+    def inside(self, path):
+        return path == self.workdir or path.startswith(self.workdir + os.sep)
+
     def check_plugin(self, plugin):
         path = source_file(plugin)
         if path is None:
             self.tampered.append('a pytest plugin without a source file (%r) was registered' % (type(plugin).__name__,))
             return
-        real = os.path.realpath(path)
-        if real == self.workdir or real.startswith(self.workdir + os.sep):
-            rel = os.path.relpath(real, self.workdir).replace(os.sep, '/')
-            if os.path.basename(rel) == 'conftest.py' and (self.inventory or rel in self.keep):
-                return
-            name = self.config.pluginmanager.get_name(plugin) or ''
-            if self.allowed_plugins is None:
-                self.workdir_plugins.add((name, rel))
-            elif (name, rel) not in self.allowed_plugins:
-                self.tampered.append('a pytest plugin from the working copy (%s) was registered' % rel)
+        lexical, real = os.path.abspath(path), os.path.realpath(path)
+        if not self.inside(lexical) and not self.inside(real):
+            return  # judged by where its hook implementations' code comes from (audit_hooks)
+        if lexical != real:
+            self.tampered.append('a pytest plugin reached through a symlink (%s -> %s) was registered' % (lexical, real))
+            return
+        rel = os.path.relpath(real, self.workdir).replace(os.sep, '/')
+        if os.path.basename(rel) == 'conftest.py' and (self.inventory or rel in self.keep):
+            return
+        name = self.config.pluginmanager.get_name(plugin) or ''
+        if self.allowed_plugins is None:
+            self.workdir_plugins.add((name, rel))
+        elif (name, rel) not in self.allowed_plugins:
+            self.tampered.append('a pytest plugin from the working copy (%s) was registered' % rel)
+
+    def hook_file(self, function):
+        """The file a hook implementation's code comes from, as recorded: relative inside the working
+        copy, real path outside; None when it has no Python code or was reached through a symlink."""
+        seen = 0
+        while seen < 20 and not hasattr(function, '__code__'):
+            function = getattr(function, '__func__', None) or getattr(function, 'func', None) or getattr(function, '__wrapped__', None)
+            seen += 1
+        code = getattr(function, '__code__', None)
+        filename = getattr(code, 'co_filename', None)
+        if not isinstance(filename, str) or not os.path.isabs(filename):
+            return None
+        lexical, real = os.path.abspath(filename), os.path.realpath(filename)
+        if self.inside(lexical) or self.inside(real):
+            if lexical != real:
+                return None
+            return os.path.relpath(real, self.workdir).replace(os.sep, '/')
+        return real
+
+    def audit_hooks(self):
+        """Every hook implementation (however it got there: a registered plugin, or one put in a
+        hook's list directly) must come from pytest, pluggy or a file the pristine run's came from;
+        on the pristine run itself, record those files."""
+        relay = self.config.pluginmanager.hook
+        for caller in list(vars(relay).values()):
+            get = getattr(caller, 'get_hookimpls', None)
+            if get is None:
+                continue
+            for impl in get():
+                if getattr(impl, 'plugin', None) is self:
+                    continue
+                path = self.hook_file(getattr(impl, 'function', None))
+                label = '%s in %s' % (getattr(caller, 'name', '?'), getattr(impl, 'plugin_name', '?'))
+                if path is None:
+                    self.tampered.append('a hook implementation without trustworthy source (%s) was registered' % label)
+                elif any(path.startswith(prefix) for prefix in self.trusted_dirs):
+                    continue
+                elif self.allowed_plugins is None:
+                    self.hook_files.add(path)  # the pristine run
+                elif self.pristine_hook_files is not None and path in self.pristine_hook_files:
+                    continue
+                elif self.pristine_hook_files is None and not os.path.isabs(path) and path in self.keep:
+                    continue  # no pristine run (evalOnReset off): the pristine configuration files only
+                else:
+                    self.tampered.append('a hook implementation from %s (%s) that the pristine repository does not have was registered' % (path, label))
+
+    def pytest_collection_finish(self, session):
+        self.audit_hooks()
+        self.items = {}
+        for item in getattr(session, 'items', []):
+            try:
+                obj = getattr(item, 'obj', None)
+            except Exception:
+                obj = None
+            self.items[item.nodeid] = (item, getattr(obj, '__code__', None))
+
+    def audit_items(self):
+        """Tests replaced after collection: an item's own runtest, or its function's code swapped."""
+        for nodeid, (item, code) in getattr(self, 'items', {}).items():
+            if 'runtest' in vars(item):
+                self.tampered.append('the test %s was replaced (its runtest) while the tests ran' % nodeid)
+            obj = vars(item).get('obj') or vars(item).get('_obj')
+            if code is not None and getattr(obj, '__code__', code) is not code:
+                self.tampered.append('the test %s was replaced (its code) while the tests ran' % nodeid)
 
     def pytest_collectreport(self, report):
         if report.failed:
@@ -226,11 +359,14 @@ class Recorder:
         for plugin in self.config.pluginmanager.get_plugins():
             if id(plugin) not in self.known_plugins:
                 self.check_plugin(plugin)
+        self.audit_hooks()
+        self.audit_items()
         lines = [{'type': 'test', 'id': nodeid, 'outcome': outcome} for nodeid, outcome in self.outcomes.items()]
         lines += [{'type': 'collect_error', 'id': nodeid} for nodeid in self.collect_errors]
         lines.append({
             'type': 'finished', 'exitstatus': exitstatus, 'candidates': self.found, 'setAside': self.moved,
             'plugins': sorted(self.workdir_plugins),
+            'hookFiles': sorted(self.hook_files),
             'rootdir': os.path.relpath(os.path.realpath(str(self.config.rootpath)), self.workdir).replace(os.sep, '/'),
             'tampered': sorted(set(self.tampered)),
         })

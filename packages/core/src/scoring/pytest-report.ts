@@ -28,6 +28,7 @@ export function parsePytestReport(text: string): PytestReport {
           ? record.plugins.filter((item): item is [string, string] => Array.isArray(item) && item.length === 2 && item.every((part) => typeof part === 'string'))
           : [],
         tampered: strings(record.tampered),
+        hookFiles: strings(record.hookFiles),
       };
     }
   }

@@ -9,10 +9,12 @@ import type { ExpectedTests, StructuredPytestRun } from '@debug-gym/spec';
  * files, then runs pytest through debug-gym's launcher.
  */
 export class PytestScoringGuard {
-  private inventory: PristineInventory = { candidates: [], files: new Map() };
+  private inventory: PristineInventory = { candidates: [], files: new Map(), links: {} };
   private expected: ExpectedTests | null = null;
   /** Null until the pristine run has said which plugins load from the working copy. */
   private plugins: Array<[string, string]> | null = null;
+  /** Null until the pristine run has said where its hook implementations come from. */
+  private hookFiles: string[] | null = null;
 
   constructor(
     private readonly hostDir: string,
@@ -23,9 +25,10 @@ export class PytestScoringGuard {
 
   /** Take over what `other` knows of the pristine repository (a forked env scores like its original). */
   copyFrom(other: PytestScoringGuard): void {
-    this.inventory = { candidates: [...other.inventory.candidates], files: new Map(other.inventory.files) };
+    this.inventory = { candidates: [...other.inventory.candidates], files: new Map(other.inventory.files), links: { ...other.inventory.links } };
     this.expected = other.expected;
     this.plugins = other.plugins;
+    this.hookFiles = other.hookFiles;
   }
 
   /** A fresh episode: read the pristine repository again, forget the expected tests. */
@@ -33,6 +36,7 @@ export class PytestScoringGuard {
     this.inventory = readPristineInventory(this.hostDir, isReadonly);
     this.expected = null;
     this.plugins = null;
+    this.hookFiles = null;
   }
 
   /**
@@ -42,11 +46,21 @@ export class PytestScoringGuard {
   async run(terminal: Terminal, timeoutMs: number, pristine: boolean): Promise<{ run: RunResult; structured: StructuredPytestRun }> {
     const restored = await restorePristineFiles(terminal, this.inventory.files);
     const plugins = pristine ? null : (this.plugins ?? []);
-    const { run, report } = await runPytestScoring(terminal, { args: this.args, keep: this.inventory.candidates, plugins, timeoutMs, fork: this.fork });
+    const hookFiles = pristine ? null : this.hookFiles;
+    const { run, report } = await runPytestScoring(terminal, {
+      args: this.args,
+      keep: this.inventory.candidates,
+      plugins,
+      links: this.inventory.links,
+      hookFiles,
+      timeoutMs,
+      fork: this.fork,
+    });
     if (pristine && report?.finished && report.finished.tampered.length === 0 && !run.timedOut) {
       this.expected = { ids: [...report.tests.keys()], modules: [...report.collectErrors] };
       // The pristine repository's own plugin modules are allowed, and restored like conftest.py.
       this.plugins = report.finished.plugins;
+      this.hookFiles = report.finished.hookFiles ?? [];
       for (const [, path] of this.plugins) addPristineFile(this.inventory, this.hostDir, path);
       const root = report.finished.rootdir === '.' ? '' : `${report.finished.rootdir}/`;
       for (const id of [...this.expected.ids, ...this.expected.modules]) {

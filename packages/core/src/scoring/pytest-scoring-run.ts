@@ -17,6 +17,14 @@ export interface PytestScoringRunOptions {
    * Null on the pristine run itself, which records them.
    */
   plugins: ReadonlyArray<readonly [string, string]> | null;
+  /** The pristine repository's symlinks (relative path -> target): any other is taken out for the run. */
+  links: Readonly<Record<string, string>>;
+  /**
+   * Files the pristine run's hook implementations came from (relative inside the working copy, real
+   * paths outside), besides pytest's and pluggy's own. Null on the pristine run (which records them)
+   * and when there was none (then only the pristine configuration files are trusted).
+   */
+  hookFiles: readonly string[] | null;
   timeoutMs: number;
   /** Let the terminal's fork server start the launcher (when the arguments are plain words). Default false. */
   fork?: boolean;
@@ -38,7 +46,7 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
   const dir = `/tmp/debug-gym-score-${token}`;
   // The launcher derives the report's and the record's paths and the set-aside suffix from its directory.
   const paths = { report: `${dir}/report.jsonl`, moved: `${dir}/moved.json` };
-  const manifest = { keep: options.keep, plugins: options.plugins };
+  const manifest = { keep: options.keep, plugins: options.plugins, links: options.links, hookFiles: options.hookFiles };
   const source = PYTEST_LAUNCHER_SOURCE.replace('__MANIFEST__', () => JSON.stringify(JSON.stringify(manifest)));
   await terminal.writeFile(`${dir}/launch.py`, source);
   let removal: Promise<void> | undefined;
@@ -69,13 +77,22 @@ async function readReport(terminal: Terminal, path: string): Promise<PytestRepor
 /** The launcher puts set-aside files back itself; this covers a launcher killed first (timeout). */
 async function putBack(terminal: Terminal, movedPath: string): Promise<void> {
   if (!(await terminal.stat(movedPath).catch(() => null))) return;
-  let pairs: unknown;
+  let moved: { renamed?: unknown; links?: unknown };
   try {
-    pairs = JSON.parse(Buffer.from(await terminal.readFile(movedPath, { maxBytes: 1024 * 1024 })).toString('utf8'));
+    moved = JSON.parse(Buffer.from(await terminal.readFile(movedPath, { maxBytes: 16 * 1024 * 1024 })).toString('utf8')) as typeof moved;
   } catch {
     return;
   }
-  if (!Array.isArray(pairs) || pairs.length === 0) return;
-  const script = `import json,os\nfor a,b in json.load(open(${JSON.stringify(movedPath)})):\n    if os.path.lexists(b) and not os.path.lexists(a): os.rename(b,a)\n`;
+  const count = (list: unknown): number => (Array.isArray(list) ? list.length : 0);
+  if (count(moved?.renamed) + count(moved?.links) === 0) return;
+  const script = [
+    'import json,os',
+    `moved=json.load(open(${JSON.stringify(movedPath)}))`,
+    "for a,b in moved.get('renamed', []):",
+    '    if os.path.lexists(b) and not os.path.lexists(a): os.rename(b,a)',
+    "for a,t in moved.get('links', []):",
+    '    if not os.path.lexists(a): os.symlink(t,a)',
+    '',
+  ].join('\n');
   await terminal.run(`${terminal.python} -I -S -c '${script.replace(/'/g, `'\\''`)}'`, { timeoutMs: 30_000 });
 }

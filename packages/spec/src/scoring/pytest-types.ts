@@ -21,6 +21,11 @@ export interface PytestReport {
     rootdir: string;
     /** Tampering the plugin detected; any entry scores the run 0. */
     tampered: string[];
+    /**
+     * Files hook implementations came from, besides pytest's and pluggy's (relative inside the working
+     * copy, real paths outside; recorded on the pristine run only).
+     */
+    hookFiles?: string[];
   } | null;
 }
 

@@ -6,6 +6,7 @@ export type {
   ForkServerOptions,
   ForkServerStatus,
   LaunchInfo,
+  PausedProcesses,
   PythonLaunch,
   ReadFileOptions,
   RunOptions,

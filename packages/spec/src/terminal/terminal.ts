@@ -203,7 +203,25 @@ export interface Terminal extends TerminalFiles {
    * Nothing else is carried over: no processes, no fork server (start one on the copy).
    */
   fork?(): Promise<Terminal>;
+  /**
+   * Optional. Stop every process in the sandbox that debug-gym did not start for itself (the agent's
+   * sessions with all their threads, what its commands left running) until `resume()` is called, so
+   * that nothing the agent left behind runs while a score is decided: the env pauses around every
+   * scoring run (protected files restored, tests run). Backends whose commands run on the host
+   * (local) do not offer it.
+   */
+  pauseProcesses?(): Promise<PausedProcesses>;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** What `Terminal.pauseProcesses()` stopped. */
+export interface PausedProcesses {
+  /** Processes stopped. */
+  readonly paused: number;
+  /** Processes that would not stop in time (uninterruptible sleep) and were killed instead. */
+  readonly killed: number;
+  /** Continue what was stopped (not what the agent had stopped itself). Idempotent. */
+  resume(): Promise<void>;
 }
 
 /** Options every backend accepts. */
