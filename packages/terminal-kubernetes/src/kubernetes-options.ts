@@ -60,8 +60,16 @@ export interface KubernetesTerminalOptions extends TerminalOptions {
   tmpSize?: number | string;
   /** Size of the memory-backed `/dev/shm` (default `'64m'`). */
   shmSize?: number | string;
-  /** Size of the memory-backed working copy (default `'1g'`; only for the default `workdir`, which `copyIn` fills). */
+  /**
+   * Size of the memory-backed working copy (default `'1g'`). A custom `workdir` (a repository baked
+   * into the image) is copied into it by an init container of the same image before the pod starts.
+   */
   disk?: number | string;
+  /**
+   * More memory-backed writable paths (path → bytes or `'256m'`), or another size for the default
+   * `/var/tmp` (`'64m'`); they hide what the image has there and count against `memory`.
+   */
+  tmpfs?: Record<string, number | string>;
   /** Working copy inside the pod (default `/workspace`, a memory-backed emptyDir). */
   workdir?: string;
   /**
@@ -69,7 +77,7 @@ export interface KubernetesTerminalOptions extends TerminalOptions {
    * RLIMIT_NPROC is the pod's own budget). Never root.
    */
   runAsUser?: number;
-  /** Mount the image read-only (default true; only the working copy, `/tmp` and `/dev/shm` are writable). */
+  /** Mount the image read-only (default true; only the working copy, `/tmp`, `/dev/shm`, `/var/tmp` and `tmpfs` are writable). */
   readOnlyRootFilesystem?: boolean;
   /**
    * Network: off by default. Off means the pod carries the label `debug-gym.dev/network: none`,
@@ -105,6 +113,7 @@ export const DEFAULTS = {
   tmpSize: '512m',
   shmSize: '64m',
   disk: '1g',
+  tmpfs: { '/var/tmp': '64m' } as Readonly<Record<string, string>>,
   startTimeoutMs: 300_000,
   leaseSeconds: 600,
   orphanSeconds: 300,

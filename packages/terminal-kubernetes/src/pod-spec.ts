@@ -1,7 +1,8 @@
 /**
  * The pod of one sandbox: the Docker backend's limits in Kubernetes terms, the restricted Pod
  * Security Standard (non-root, no privilege escalation, no capabilities, RuntimeDefault seccomp),
- * no service account token, and memory-backed volumes of fixed size for everything writable.
+ * no service account token, a read-only root and memory-backed volumes of fixed size for everything
+ * writable (a repository baked into the image is copied into its volume by an init container).
  */
 import { randomInt } from 'node:crypto';
 import { posix } from 'node:path';
@@ -39,9 +40,10 @@ export function checkPodOptions(options: KubernetesTerminalOptions): void {
   if (options.orphanSeconds !== undefined && options.orphanSeconds !== false && !(options.orphanSeconds > 0)) {
     throw new RangeError(`orphanSeconds must be positive (or false), got ${options.orphanSeconds}`);
   }
-  for (const size of [options.memory, options.tmpSize, options.shmSize, options.disk, options.requests?.memory]) {
+  for (const size of [options.memory, options.tmpSize, options.shmSize, options.disk, options.requests?.memory, ...Object.values(options.tmpfs ?? {})]) {
     if (size !== undefined && size !== false) parseMemory(size);
   }
+  scratchPaths(options, workdir);
 }
 
 /** A Kubernetes quantity for a CPU count (`1`, `1500m`). */
@@ -69,15 +71,52 @@ function memoryVolume(name: string, size: number | string): V1Volume {
   return { name, emptyDir: { medium: 'Memory', sizeLimit: memoryQuantity(size) } };
 }
 
+/** Where the init container sees the working copy's volume while it copies the image's tree into it. */
+export const WORKDIR_COPY_MOUNT = '/debug-gym-workdir';
+
+/** Is the working copy a repository baked into the image (a custom workdir), copied into its volume by an init container? */
+function workdirFromImage(options: KubernetesTerminalOptions): boolean {
+  return options.workdir !== undefined && options.workdir !== DEFAULT_WORKDIR && options.readOnlyRootFilesystem !== false;
+}
+
+/** The writable paths besides /tmp, /dev/shm and the working copy: `/var/tmp` and the `tmpfs` option. */
+function scratchPaths(options: KubernetesTerminalOptions, workdir: string): Array<[string, number | string]> {
+  return Object.entries({ ...DEFAULTS.tmpfs, ...options.tmpfs }).map(([path, size]) => {
+    const normal = posix.normalize(path).replace(/(?<!\/)\/+$/, '');
+    if (!posix.isAbsolute(normal) || normal === '' || ['/tmp', '/dev/shm', workdir].includes(normal)) {
+      throw new RangeError(`tmpfs paths must be absolute and not /, /tmp, /dev/shm or the working copy (tmpSize, shmSize and disk size those), got '${path}'`);
+    }
+    return [normal, size];
+  });
+}
+
 function volumes(options: KubernetesTerminalOptions, workdir: string): { volumes: V1Volume[]; mounts: V1VolumeMount[] } {
   const list: V1Volume[] = [memoryVolume('tmp', options.tmpSize ?? DEFAULTS.tmpSize), memoryVolume('shm', options.shmSize ?? DEFAULTS.shmSize)];
   const mounts: V1VolumeMount[] = [{ name: 'tmp', mountPath: '/tmp' }, { name: 'shm', mountPath: '/dev/shm' }];
-  // A custom workdir usually holds a repository baked into the image, which a volume would hide.
-  if (options.workdir === undefined || options.workdir === DEFAULT_WORKDIR) {
+  // A custom workdir (a repository baked into the image) too, filled by the init container; only on
+  // a writable root does it stay in the image's layer.
+  if (options.workdir === undefined || options.workdir === DEFAULT_WORKDIR || workdirFromImage(options)) {
     list.push(memoryVolume('workspace', options.disk ?? DEFAULTS.disk));
     mounts.push({ name: 'workspace', mountPath: workdir });
   }
+  scratchPaths(options, workdir).forEach(([path, size], index) => {
+    list.push(memoryVolume(`scratch-${index}`, size));
+    mounts.push({ name: `scratch-${index}`, mountPath: path });
+  });
   return { volumes: list, mounts };
+}
+
+/** The init container that copies the image's tree at a custom workdir into the working copy's volume (nothing when the image has none there). */
+function copyWorkdirContainer(plan: PodPlan, securityContext: object, resourceLimits: ReturnType<typeof resources>): NonNullable<NonNullable<V1Pod['spec']>['initContainers']>[number] {
+  return {
+    name: 'copy-workdir',
+    image: plan.image,
+    imagePullPolicy: plan.options.imagePullPolicy ?? 'IfNotPresent',
+    command: ['/bin/sh', '-c', 'if [ -d "$0" ]; then cp -a "$0"/. "$1"/; fi', plan.workdir, WORKDIR_COPY_MOUNT],
+    resources: resourceLimits,
+    securityContext,
+    volumeMounts: [{ name: 'workspace', mountPath: WORKDIR_COPY_MOUNT }],
+  };
 }
 
 /** Everything `createPod` sends: name, namespace, image and the spec, fixed before the first attempt. */
@@ -93,6 +132,13 @@ export function podManifest(plan: PodPlan): V1Pod {
   // RLIMIT_NPROC counts every process of the uid on the node: only a budget when the uid is the pod's own.
   const pidsLimit = options.runAsUser === undefined ? (options.pidsLimit ?? DEFAULTS.pidsLimit) : undefined;
   const env = helperEnv(uid, pidsLimit);
+  const securityContext = {
+    allowPrivilegeEscalation: false,
+    privileged: false,
+    readOnlyRootFilesystem: options.readOnlyRootFilesystem ?? true,
+    runAsNonRoot: true,
+    capabilities: { drop: ['ALL'] },
+  };
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -118,6 +164,7 @@ export function podManifest(plan: PodPlan): V1Pod {
         runAsGroup: uid,
         seccompProfile: { type: 'RuntimeDefault' },
       },
+      ...(workdirFromImage(options) ? { initContainers: [copyWorkdirContainer(plan, securityContext, resources(options))] } : {}),
       containers: [
         {
           name: CONTAINER_NAME,
@@ -127,13 +174,7 @@ export function podManifest(plan: PodPlan): V1Pod {
           workingDir: plan.workdir,
           env,
           resources: resources(options),
-          securityContext: {
-            allowPrivilegeEscalation: false,
-            privileged: false,
-            readOnlyRootFilesystem: options.readOnlyRootFilesystem ?? true,
-            runAsNonRoot: true,
-            capabilities: { drop: ['ALL'] },
-          },
+          securityContext,
           volumeMounts: mounts,
         },
       ],

@@ -20,5 +20,7 @@ describe.runIf(await clusterTestsCanRun())('kubernetes (fake API server, pods as
     cycles: 3,
     sandboxId: (terminal) => (terminal as KubernetesTerminal).podName,
     sandboxesLeft: (names) => cluster.podsLeft(names),
+    // The helper runs as the agent's uid: a `python` directory it made, the agent could rewrite.
+    pythonCommands: { missing: 'no directory the agent cannot rewrite (see the terminal README, Environment)' },
   });
 });

@@ -7,6 +7,7 @@ import { Pod } from 'kubernetes-models/v1/Pod';
 import { describe, expect, it } from 'vitest';
 import { KubernetesTerminal, noNetworkPolicy, planPod, podManifest } from '../src/index.js';
 import { reclaimReason } from '../src/gc-pods.js';
+import { WORKDIR_COPY_MOUNT } from '../src/pod-spec.js';
 import { ANNOTATION_LEASE, ANNOTATION_OWNER, podOwner } from '../src/ownership.js';
 
 const IMAGE = 'registry.example.com/debug-gym/python:3.12';
@@ -40,8 +41,11 @@ describe('the sandbox pod', () => {
       { name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: String(512 * 1024 ** 2) } },
       { name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: String(64 * 1024 ** 2) } },
       { name: 'workspace', emptyDir: { medium: 'Memory', sizeLimit: String(1024 ** 3) } },
+      { name: 'scratch-0', emptyDir: { medium: 'Memory', sizeLimit: String(64 * 1024 ** 2) } },
     ]);
-    expect(container.volumeMounts?.map((mount) => mount.mountPath)).toEqual(['/tmp', '/dev/shm', '/workspace']);
+    expect(container.volumeMounts?.map((mount) => mount.mountPath)).toEqual(['/tmp', '/dev/shm', '/workspace', '/var/tmp']);
+    expect(container.securityContext?.readOnlyRootFilesystem).toBe(true);
+    expect(pod.spec!.initContainers).toBeUndefined();
     expect(container.env).toContainEqual({ name: 'DEBUG_GYM_HELPER_NPROC', value: '1024' });
   });
 
@@ -80,9 +84,32 @@ describe('the sandbox pod', () => {
     expect(pod.metadata?.labels).toMatchObject({ team: 'rl', 'app.kubernetes.io/managed-by': 'debug-gym' });
     expect(pod.metadata?.labels?.['debug-gym.dev/network']).toBeUndefined();
     // A repository baked into the image is not hidden by a volume; a shared uid gets no per-node process cap.
-    expect(container.volumeMounts?.map((mount) => mount.mountPath)).toEqual(['/tmp', '/dev/shm']);
+    expect(container.volumeMounts?.map((mount) => mount.mountPath)).toEqual(['/tmp', '/dev/shm', '/var/tmp']);
+    expect(spec.initContainers).toBeUndefined();
     expect(container.env?.map((variable) => variable.name)).not.toContain('DEBUG_GYM_HELPER_NPROC');
     expect(container.command?.at(-1)).toBe('0');
+  });
+
+  it('copies a repository baked into the image into a sized volume on a read-only root, with an init container of the same image', () => {
+    const pod = podManifest(planPod({ workdir: '/testbed', disk: '3g', tmpfs: { '/var/tmp': '8m', '/home/app': '32m' } }, 'ns', IMAGE));
+    expect(() => new Pod(pod as never).validate()).not.toThrow();
+    const spec = pod.spec!;
+    const container = spec.containers[0]!;
+    expect(container.volumeMounts).toEqual([
+      { name: 'tmp', mountPath: '/tmp' },
+      { name: 'shm', mountPath: '/dev/shm' },
+      { name: 'workspace', mountPath: '/testbed' },
+      { name: 'scratch-0', mountPath: '/var/tmp' },
+      { name: 'scratch-1', mountPath: '/home/app' },
+    ]);
+    expect(spec.volumes?.find((volume) => volume.name === 'workspace')?.emptyDir).toEqual({ medium: 'Memory', sizeLimit: String(3 * 1024 ** 3) });
+    expect(spec.volumes?.find((volume) => volume.name === 'scratch-0')?.emptyDir?.sizeLimit).toBe(String(8 * 1024 ** 2));
+    const [copy] = spec.initContainers ?? [];
+    expect(copy).toMatchObject({ name: 'copy-workdir', image: IMAGE, securityContext: container.securityContext, resources: container.resources });
+    expect(copy?.volumeMounts).toEqual([{ name: 'workspace', mountPath: WORKDIR_COPY_MOUNT }]);
+    expect(copy?.command).toEqual(['/bin/sh', '-c', 'if [ -d "$0" ]; then cp -a "$0"/. "$1"/; fi', '/testbed', WORKDIR_COPY_MOUNT]);
+    expect(() => planPod({ tmpfs: { relative: '1m' } }, 'ns', IMAGE)).toThrow(RangeError);
+    expect(() => planPod({ tmpfs: { '/tmp': '1m' } }, 'ns', IMAGE)).toThrow(RangeError);
   });
 
   it('names its owner and a lease that gc reads', () => {

@@ -11,12 +11,15 @@ export interface LayoutInput {
   readOnly: string[];
   /** Sizes of the jail's writable tmpfs mounts, in bytes. */
   sizes: { workdir: number; tmp: number; shm: number };
+  /** Host directories shown read-only at another path in the jail (the `python` wrappers). */
+  binds?: Array<{ source: string; target: string }>;
 }
 
 /**
  * bwrap arguments that build the jail's file system: system directories read-only, the user's home
  * and everything else hidden, and only memory-backed mounts of a fixed size writable (the working
- * copy, /tmp, /dev/shm), so nothing the sandbox writes reaches the host's disk or outlives the jail.
+ * copy, /tmp, /dev/shm; the jail's root and /dev read-only), so nothing the sandbox writes reaches
+ * the host's disk or outlives the jail.
  * Later mounts win, so the order matters.
  */
 export function bubblewrapLayout(input: LayoutInput): string[] {
@@ -55,9 +58,17 @@ export function bubblewrapLayout(input: LayoutInput): string[] {
     args.push('--ro-bind', path, path);
     shown.push(path);
   }
+  for (const { source, target } of input.binds ?? []) {
+    makeParents(target);
+    args.push('--ro-bind', source, target);
+  }
   makeParents(input.workdir);
   // World-writable: as root the jail's processes run as a random uid, which cannot own the mount.
   args.push(...sizedTmpfs(input.workdir, input.sizes.workdir, '0777'));
+  // bwrap's own root and /dev are tmpfs without a size, which the sandbox's user owns when bwrap runs
+  // as a normal user: read-only (not recursive: the sized mounts in them stay writable), so the
+  // only writable paths are the sized ones above.
+  args.push('--remount-ro', '/dev', '--remount-ro', '/');
   return args;
 }
 

@@ -4,7 +4,9 @@
  * run inside the jail. The Terminal API lives here.
  */
 import { randomInt } from 'node:crypto';
-import { posix } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
 import type {
   ForkServerOptions,
   ForkServerStatus,
@@ -33,6 +35,7 @@ import { openHelperSession } from './docker-session.js';
 import { packDirectory } from './docker-tar.js';
 import { untarInto } from './bubblewrap-copy.js';
 import { pythonBinDirs, pythonInstall } from './python-paths.js';
+import { SANDBOX_BIN_DIR, writePythonWrappers } from './python-wrappers.js';
 import { SANDBOX_FIXED_ENV, sandboxEnv } from './sandbox-env.js';
 import { HelperBackedFiles, requireHostDirectory } from './helper-backed-files.js';
 import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';
@@ -102,6 +105,8 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
   private jail: BubblewrapJail | undefined;
   private lease: Lease | undefined;
   private cgroup: JailCgroup | undefined;
+  /** The host directory of this sandbox's `python` wrappers (shown at SANDBOX_BIN_DIR). */
+  private binDir: string | undefined;
   private readonly limits: CgroupLimits;
 
   constructor(private readonly options: BubblewrapTerminalOptions = {}) {
@@ -135,7 +140,22 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
     }
     const maxProcesses = this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
     const maxMemoryBytes = this.options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
+    await sweepStaleLeases();
+    const lease = Lease.open(this.kind);
+    this.lease = lease;
+    // python, python3, pip, pip3: the configured interpreter, from a host directory of this sandbox's shown read-only.
+    let bin: string;
+    try {
+      bin = await mkdtemp(join(tmpdir(), 'debug-gym-'));
+      lease.addDir(bin);
+      this.binDir = bin;
+      await writePythonWrappers(bin, install.executable, SANDBOX_BIN_DIR);
+    } catch (error) {
+      await this.releaseHostResources();
+      throw error;
+    }
     const layout = bubblewrapLayout({
+      binds: [{ source: bin, target: SANDBOX_BIN_DIR }],
       workdir: this.workdirPath,
       readOnly: [...install.paths, ...(this.options.readOnlyPaths ?? [])],
       sizes: {
@@ -154,10 +174,7 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
       : ['--'];
     // --new-session: nothing in the jail can push input into a terminal we share (TIOCSTI).
     const args = [...namespaces, '--die-with-parent', '--new-session', '--chdir', this.workdirPath, ...layout, ...dropRoot];
-    const env = sandboxEnv({ home: SANDBOX_HOME, term: 'dumb', pathFirst: pythonBinDirs(install), overrides: [this.options.env] });
-    await sweepStaleLeases();
-    const lease = Lease.open(this.kind);
-    this.lease = lease;
+    const env = sandboxEnv({ home: SANDBOX_HOME, term: 'dumb', pathFirst: [SANDBOX_BIN_DIR, ...pythonBinDirs(install)], overrides: [this.options.env] });
     const cgroup = createJailCgroup(`debug-gym-${lease.id}`, this.limits);
     this.cgroup = cgroup;
     if (cgroup) for (const path of cgroup.paths) lease.addCgroup(path);
@@ -268,6 +285,9 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
   private async releaseHostResources(): Promise<void> {
     const cgroup = this.cgroup;
     this.cgroup = undefined;
+    const bin = this.binDir;
+    this.binDir = undefined;
+    if (bin) await rm(bin, { recursive: true, force: true });
     const removed = await Promise.all((cgroup?.paths ?? []).map((path) => removeCgroup(path)));
     if (removed.every(Boolean)) this.lease?.release();
     this.lease = undefined;

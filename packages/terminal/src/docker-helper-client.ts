@@ -7,6 +7,7 @@
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import { HELPER_BOOTSTRAP, HELPER_SOURCE } from './docker-helper-source.js';
+import { SANDBOX_BIN_DIR, pythonWrapper } from './python-wrappers.js';
 
 export interface HelperResponse {
   id: number;
@@ -299,8 +300,21 @@ export function sandboxLaunch(python: string): { cmd: string[]; env: string[] } 
     'exec 3<&0 0</dev/null',
     `interpreters=$${LAUNCH_ENV_PREFIX}INTERPRETERS boot=$${LAUNCH_ENV_PREFIX}BOOTSTRAP size=$${LAUNCH_ENV_PREFIX}SIZE`,
     `unset ${LAUNCH_ENV_PREFIX}INTERPRETERS ${LAUNCH_ENV_PREFIX}BOOTSTRAP ${LAUNCH_ENV_PREFIX}SIZE ${LAUNCH_ENV_PREFIX}LAUNCH`,
+    // python, python3, pip, pip3: the configured interpreter (python-wrappers.ts), in a directory of
+    // root's on the /run tmpfs, first on the helper's PATH and so on every command's. /run/lock is
+    // world-writable in the images' own /run, which the tmpfs hides.
+    'py=',
+    'for p in $interpreters; do if command -v "$p" >/dev/null 2>&1; then py=$p; break; fi; done',
+    `bin=${SANDBOX_BIN_DIR}`,
+    'if [ -n "$py" ] && mkdir -p "$bin" 2>/dev/null; then',
+    `  for n in python python3; do printf '%s' "$${LAUNCH_ENV_PREFIX}PYTHON_SH" > "$bin/$n"; done`,
+    `  for n in pip pip3; do printf '%s' "$${LAUNCH_ENV_PREFIX}PIP_SH" > "$bin/$n"; done`,
+    '  chmod 755 "$bin"/* && PATH="$bin:$PATH" && export PATH',
+    'fi 2>/dev/null',
+    '[ -d /run/lock ] || mkdir -p -m 1777 /run/lock 2>/dev/null',
+    `unset ${LAUNCH_ENV_PREFIX}PYTHON_SH ${LAUNCH_ENV_PREFIX}PIP_SH bin`,
     'helper=',
-    'for p in $interpreters; do if command -v "$p" >/dev/null 2>&1; then "$p" -I -S -c "$boot" "$size" <&3 3<&- & helper=$!; break; fi; done',
+    'if [ -n "$py" ]; then "$py" -I -S -c "$boot" "$size" <&3 3<&- & helper=$!; fi',
     'exec 3<&-',
     `if [ -n "$helper" ]; then wait "$helper"; code=$?; else ${noPython('$interpreters')}; code=127; fi`,
     `printf '{"id":${EXITED_ID},"exited":%s}\\n' "$code"`,
@@ -314,6 +328,8 @@ export function sandboxLaunch(python: string): { cmd: string[]; env: string[] } 
       `${LAUNCH_ENV_PREFIX}INTERPRETERS=${python} python3 python`,
       `${LAUNCH_ENV_PREFIX}BOOTSTRAP=${bootstrap}`,
       `${LAUNCH_ENV_PREFIX}SIZE=${size}`,
+      `${LAUNCH_ENV_PREFIX}PYTHON_SH=${pythonWrapper('python', python, SANDBOX_BIN_DIR)}`,
+      `${LAUNCH_ENV_PREFIX}PIP_SH=${pythonWrapper('pip', python, SANDBOX_BIN_DIR)}`,
     ],
   };
 }
@@ -330,7 +346,7 @@ export async function attachHelper(container: Docker.Container): Promise<HelperC
  * caller sends the source and awaits `ready`.
  */
 export async function execHelper(container: Docker.Container, python: string): Promise<HelperClient> {
-  const script = `for p in "$0" python3 python; do if command -v "$p" >/dev/null 2>&1; then exec "$p" -I -S -c "$1" "$2"; fi; done; ${noPython('$0, python3, python')}; exit 127`;
+  const script = `for p in "$0" python3 python; do if command -v "$p" >/dev/null 2>&1; then [ -x ${SANDBOX_BIN_DIR}/python ] && PATH="${SANDBOX_BIN_DIR}:$PATH" && export PATH; exec "$p" -I -S -c "$1" "$2"; fi; done; ${noPython('$0, python3, python')}; exit 127`;
   const exec = await container.exec({
     Cmd: ['/bin/sh', '-c', script, ...launcherArgs(python)],
     AttachStdin: true,

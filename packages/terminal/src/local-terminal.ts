@@ -14,6 +14,7 @@ import { LocalZygote, type ZygoteSpec } from './local-zygote.js';
 import { dieWithParent } from './parent-death.js';
 import { HostPathResolver } from './path-resolver.js';
 import { type PythonInstall, pythonBinDirs, pythonInstall } from './python-paths.js';
+import { sharedPythonWrappers } from './python-wrappers.js';
 import type { ProcessSpec } from './run-process.js';
 import { defaultShell, shellArgv } from './shell-launch.js';
 import { TERMINAL_ID_VARIABLE, killMarkedProcesses } from './stray-processes.js';
@@ -230,7 +231,9 @@ export class LocalTerminal extends HostTerminal {
     this.id = randomBytes(8).toString('hex');
     this.lease?.markProcesses(TERMINAL_ID_VARIABLE, this.id);
     this.install = await pythonInstall(this.python);
-    this.pathFirst = pythonBinDirs(this.install);
+    // python, python3, pip, pip3: the configured interpreter (a directory shared by the sandboxes of the interpreter, so they share a zygote).
+    const bin = this.install.executable ? [await sharedPythonWrappers(this.install.executable)] : [];
+    this.pathFirst = [...bin, ...pythonBinDirs(this.install)];
     return new HostFiles(new HostPathResolver(workdir));
   }
 

@@ -30,6 +30,11 @@ export interface ConformanceCapabilities {
   sandboxId?: (terminal: Terminal) => string | undefined;
   /** ...and which of those ids still exist. */
   sandboxesLeft?: (ids: string[]) => Promise<string[]>;
+  /**
+   * `python`, `python3`, `pip` and `pip3` are the configured interpreter, from a directory the
+   * sandbox's commands cannot write (default true; `false` with the reason where the backend has none).
+   */
+  pythonCommands?: true | { missing: string };
 }
 
 /** A command line that is unique to this test run, to find its processes on the host. */
@@ -138,6 +143,28 @@ export function describeTerminalConformance(
         const result = await term.run('echo "$PYTHONUNBUFFERED $PYTHONDONTWRITEBYTECODE $TERM"');
         expect(result.output).toBe('1 1 dumb\n');
       });
+
+      it.skipIf(capabilities.pythonCommands !== undefined && capabilities.pythonCommands !== true)(
+        'has python, python3 and pip that are the configured interpreter, in a directory commands cannot change',
+        async () => {
+          const print = "-c 'import sys; print(sys.executable)'";
+          const configured = (await term.run(`${term.python} ${print}`)).output;
+          expect(configured).toMatch(/^\/\S+\n$/);
+          if (term.python.startsWith('/')) expect(configured).toBe(`${term.python}\n`);
+          const result = await term.run(`python ${print}; python3 ${print}; printf 'import sys\\nprint("script", sys.argv[1:])\\n' > /tmp/dg-script.py && python /tmp/dg-script.py a b`);
+          expect(result.output).toBe(`${configured}${configured}script ['a', 'b']\n`);
+          // pip is the configured interpreter's (its pip module, or the interpreter saying it has none).
+          const pip = await term.run('pip --version');
+          expect(pip.output).toMatch(/^(pip \S+ from \S+ \(python \d\.\d+\)|\S*python\S*: No module named pip)\n$/);
+          const where = (await term.run('dirname "$(command -v python)"')).output.trim();
+          expect((await term.run('for c in python3 pip pip3; do command -v $c; done')).output).toBe(`${where}/python3\n${where}/pip\n${where}/pip3\n`);
+          expect(where.startsWith(term.workdir)).toBe(false);
+          if (name !== 'local') {
+            const tamper = await term.run(`echo 'echo forged' > ${where}/python3 || echo refused; touch ${where}/pytest 2>/dev/null || echo refused; python3 -c 'print(1)'`);
+            expect(tamper.output).toMatch(/refused\n[\s\S]*refused\n1\n$/);
+          }
+        },
+      );
 
       it('applies per-call env and cwd', async () => {
         await term.writeFile('sub/dir/file.txt', 'x');

@@ -279,9 +279,9 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
   });
 
   it('runs setup commands and fails clearly when one fails', async () => {
-    const term = terminal({ setupCommands: ['echo configured > /setup.txt', 'mkdir -p lib'] });
+    const term = terminal({ setupCommands: ['echo configured > /tmp/setup.txt', 'mkdir -p lib'] });
     await term.start();
-    expect((await term.run('cat /setup.txt && ls')).output).toBe('configured\nlib\n');
+    expect((await term.run('cat /tmp/setup.txt && ls')).output).toBe('configured\nlib\n');
     await term.close();
 
     const failing = terminal({ setupCommands: ['echo before', 'echo "no such thing" >&2; exit 7', 'echo after'] });
@@ -476,9 +476,9 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     try {
       const term = terminal({ pidsLimit: 256, runAs: 'root' });
       await term.start();
-      // Writes outside the workdir land in the container, not on the host.
-      await term.run('echo owned > /etc/dg-escape && mkdir -p /root/.ssh && echo key > /root/.ssh/authorized_keys');
-      expect((await term.run('cat /etc/dg-escape')).output).toBe('owned\n');
+      // Root in the container writes nothing outside the sized mounts (the root is read-only), nor on the host.
+      const escape = await term.run('echo owned > /etc/dg-escape; mkdir -p /root/.ssh; cat /etc/dg-escape');
+      expect(escape.output).toMatch(/Read-only file system[\s\S]*Read-only file system[\s\S]*No such file/);
       await expect(import('node:fs/promises').then((fs) => fs.access('/etc/dg-escape'))).rejects.toThrow();
       // The host's files (home, temp dir) are not visible.
       expect((await term.run(`test -e ${marker} && echo visible || echo hidden`)).output).toBe('hidden\n');
@@ -535,12 +535,14 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
       '            time.sleep(15)',
       '            os._exit(0)',
       '    except OSError:',
+      "        open('/tmp/full', 'w').close()",
       '        time.sleep(0.02)',
     ].join('\n');
     await term.writeFile('/tmp/bomb.py', bomb);
     // In the foreground: a finished command's leftovers would be killed at once.
     const holding = term.run('python3 /tmp/bomb.py >/dev/null 2>&1');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Until the bomb met the limit (a file operation needs no process), however long it takes to start.
+    await expect.poll(() => term.stat('/tmp/full'), { timeout: 30_000, interval: 100 }).not.toBeNull();
     const starved = await term.run('echo hi');
     expect(starved.exitCode).toBeNull();
     expect(starved.output).toContain('could not start the command');

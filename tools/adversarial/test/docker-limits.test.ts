@@ -132,3 +132,55 @@ describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('lef
     expect(left.output.trim()).toBe('0');
   });
 });
+
+/** Pseudo file systems that hold no bulk data (their writes are limited by the kernel, not by a size). */
+const PSEUDO_FS = ['proc', 'sysfs', 'devpts', 'mqueue', 'cgroup', 'cgroup2'];
+/** Paths an agent may try to fill, beyond the sized working copy, /tmp and /dev/shm. */
+const FILL_TARGETS = ['/var/tmp', '/var', '/var/lock', '/run', '/run/lock', '/etc', '/opt', '/root', '/srv', '/usr/local', '/usr/local/lib/python3*/site-packages', '/usr/lib/python3*/site-packages', '/usr/lib/python3/dist-packages', '/', '/dev', '/dev/mqueue', '$HOME'];
+const MiB = 1024 ** 2;
+
+describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('the host is not the agent disk on $name', (backend) => {
+  const terminal = backend.create();
+  afterAll(() => terminal.close());
+
+  attack('every writable mount is a sized tmpfs (or a pseudo file system)', backend.name, async () => {
+    await terminal.start();
+    const mounts = await terminal.run('cat /proc/self/mounts');
+    const writable = mounts.output
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '))
+      .filter(([, , , options]) => (options ?? '').split(',').includes('rw'));
+    const unsized = writable.filter(([, , type, options]) => !PSEUDO_FS.includes(type ?? '') && !(type === 'tmpfs' && /(^|,)size=/.test(options ?? '')));
+    expect(unsized.map((fields) => fields.slice(1, 4).join(' '))).toEqual([]);
+    // The sized ones: the working copy, /tmp, /dev/shm, and (Docker) /var/tmp, /run and the engine's /dev.
+    expect(writable.map(([, target]) => target)).toEqual(expect.arrayContaining([terminal.workdir, '/tmp', '/dev/shm']));
+    // And no directory of the root file system is writable (it is read-only, or a tmpfs of root's).
+    const dirs = await terminal.run('find / -xdev \\( -path /proc -o -path /sys \\) -prune -o -type d -writable -print 2>/dev/null | head -5', { timeoutMs: 120_000 });
+    expect(dirs.output).toBe('');
+  }, 180_000);
+
+  attack('writing 1.2 GiB to /var/tmp, /var, /etc, /opt, $HOME, site-packages, / and more is refused or stops at a size', backend.name, async () => {
+    await terminal.start();
+    const script = [
+      'for target in ' + FILL_TARGETS.join(' ') + '; do',
+      '  [ -d "$target" ] || { mkdir -p "$target" 2>/dev/null || { echo "$target: cannot be made"; continue; }; }',
+      '  out=$(dd if=/dev/zero of="$target/dg-fill" bs=1M count=1200 2>&1 | grep -o "No space left on device\\|Read-only file system\\|Permission denied\\|No such file or directory" | head -1)',
+      '  echo "$target: ${out:-written} $(stat -c %s "$target/dg-fill" 2>/dev/null || echo 0)"',
+      '  rm -f "$target/dg-fill"',
+      'done',
+    ].join('\n');
+    const fill = await terminal.run(script, { timeoutMs: 300_000 });
+    const lines = fill.output.trim().split('\n');
+    expect(lines).toHaveLength(FILL_TARGETS.length);
+    for (const line of lines) {
+      const match = /^(.*): (No space left on device|Read-only file system|Permission denied|No such file or directory|cannot be made|written) ?(\d*)$/.exec(line);
+      expect(match, line).not.toBeNull();
+      expect(match?.[2], line).not.toBe('written');
+      // Only a sized tmpfs takes anything: /var/tmp and /run/lock (Docker, 64 MiB and 16 MiB), $HOME under /tmp (512 MiB).
+      expect(Number(match?.[3] || 0), line).toBeLessThanOrEqual(512 * MiB);
+    }
+    await nextStepWorks(terminal);
+    expect((await terminal.run('df -k /tmp | tail -1 | awk "{print \\$3}"')).output.trim()).toMatch(/^\d+$/);
+  }, 360_000);
+});
