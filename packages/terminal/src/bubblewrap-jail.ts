@@ -12,6 +12,7 @@ import { HelperClient, HelperLostError, type HelperResponse } from './docker-hel
 import { HELPER_BOOTSTRAP_UNDUMPABLE, HELPER_SOURCE } from './docker-helper-source.js';
 import type { DockerSession } from './docker-session.js';
 import { defaultShell } from './shell-launch.js';
+import { hostProgram, splitJailEnv } from './jail-host-env.js';
 
 const HELPER_START_TIMEOUT_MS = 30_000;
 /** How long close() lets the jail end on its own (the helper exits on EOF) before killing it. */
@@ -76,12 +77,13 @@ export class BubblewrapJail {
       `${spec.limits.join('; ')}${spec.limits.length ? '; ' : ''}` +
       'if [ -n "$BASH_VERSION" ]; then exec -a debug-gym-helper "$0" -I -S -c "$1" "$2"; else exec "$0" -I -S -c "$1" "$2"; fi';
     const shell = defaultShell();
-    const args = [...spec.args, shell, '-c', launcher, spec.python, HELPER_BOOTSTRAP_UNDUMPABLE, String(Buffer.byteLength(HELPER_SOURCE, 'utf8'))];
+    // What the host's loader and shell act on goes in through --setenv, not bwrap's own environment.
+    const { host, setenv } = splitJailEnv(spec.env);
+    const bwrap = hostProgram(spec.bwrapPath);
+    const args = [...setenv, ...spec.args, shell, '-c', launcher, spec.python, HELPER_BOOTSTRAP_UNDUMPABLE, String(Buffer.byteLength(HELPER_SOURCE, 'utf8'))];
     // Its own process group, so a lease can name it for gc (the jail also dies with its parent).
-    const [command, commandArgs] = spec.cgroups?.length
-      ? ['/bin/sh', ['-c', ENTER_CGROUPS, 'sh', ...spec.cgroups, '--', spec.bwrapPath, ...args]]
-      : [spec.bwrapPath, args];
-    const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'pipe'], env: spec.env, cwd: '/', detached: true });
+    const [command, commandArgs] = spec.cgroups?.length ? ['/bin/sh', ['-c', ENTER_CGROUPS, 'sh', ...spec.cgroups, '--', bwrap, ...args]] : [bwrap, args];
+    const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'pipe'], env: host, cwd: '/', detached: true });
     const stream = Duplex.from({ readable: child.stdout, writable: child.stdin });
     const helper = new HelperClient(stream, 'raw');
     const jail = new BubblewrapJail(child, helper);

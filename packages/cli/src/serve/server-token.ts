@@ -21,12 +21,13 @@ export function resolveServerToken(sources: TokenSources): string | undefined {
   const warn = sources.warn ?? ((text: string): void => void process.stderr.write(`${text}\n`));
   if (sources.flag !== undefined && sources.file !== undefined) throw new ConfigError('Give the token once: --token-file or --token (better: --token-file or the DEBUG_GYM_TOKEN environment variable), not both.');
   if (sources.file !== undefined) return readTokenFile(sources.file, warn);
+  // An empty token (the API's `token: ''`) is no token: the server then refuses a non-loopback address.
+  if (sources.flag === '') return undefined;
   if (sources.flag !== undefined) {
     warn(
       'debug-gym: warning: --token puts the token on the command line, where every user of this machine can read it (ps, /proc/PID/cmdline). ' +
         `Pass it in the ${sources.envNames[0]} environment variable or with --token-file FILE instead.`,
     );
-    if (sources.flag === '') throw new ConfigError('--token is empty: give a token (better: in DEBUG_GYM_TOKEN or a --token-file).');
     return sources.flag;
   }
   const env = sources.env ?? process.env;
