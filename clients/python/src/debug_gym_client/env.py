@@ -84,7 +84,7 @@ class DebugGymEnv(_Base):  # type: ignore[misc, valid-type]
         self.base_url = base_url
         self._token = token
         self._timeout = timeout
-        self._http = HttpJson(base_url, token if token is not None else os.environ.get("DEBUG_GYM_SERVER_TOKEN"), timeout)
+        self._http = HttpJson(base_url, token if token is not None else (os.environ.get("DEBUG_GYM_TOKEN") or os.environ.get("DEBUG_GYM_SERVER_TOKEN")), timeout)
         self._reward_spec = reward
         self._reward = reward_fn(reward)
         self._lean = lean
