@@ -7,6 +7,7 @@ export const BENCHMARK_PACKAGES: Readonly<Record<string, string>> = {
   aider: '@debug-gym/bench-aider',
   'mini-nightmare': '@debug-gym/bench-mini-nightmare',
   swebench: '@debug-gym/bench-swebench',
+  swesmith: '@debug-gym/bench-swesmith',
 };
 
 /** `mini_nightmare` (the original's spelling) → `mini-nightmare`. */
