@@ -49,6 +49,9 @@ export const DEFAULT_LIMITS = {
  */
 export const DEFAULT_TMPFS: Readonly<Record<string, string>> = { '/var/tmp': '64m', '/run': '16m' };
 
+/** Docker's default `ReadonlyPaths` (what the engine sets when none are given; giving any replaces them). */
+export const ENGINE_READONLY_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
+
 /** Mount options of a writable path that is not the working copy: world-writable (sticky) except `/run`. */
 function scratchMount(path: string, bytes: number): string {
   const mode = path === '/run' ? '0755' : '1777';
@@ -129,7 +132,11 @@ export function hostLimits(options: LimitOptions, workdir: string, storageQuota:
     ShmSize: parseMemory(options.shmSize ?? DEFAULT_LIMITS.shmSize),
     Tmpfs: tmpfs,
   };
-  if (readOnly) config.ReadonlyRootfs = true;
+  if (readOnly) {
+    config.ReadonlyRootfs = true;
+    // The engine's defaults, and the cgroup v1 tmpfs (unsized, root's) that engines mount read-write.
+    config.ReadonlyPaths = [...ENGINE_READONLY_PATHS, '/sys/fs/cgroup'];
+  }
   if (memory !== false) {
     config.Memory = parseMemory(memory);
     config.MemorySwap = config.Memory;

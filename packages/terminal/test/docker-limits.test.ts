@@ -33,6 +33,7 @@ describe('docker limits (no engine needed)', () => {
     expect(config.Tmpfs?.['/workspace']).toBe(`rw,exec,nosuid,nodev,mode=0755,size=${300 * 1024 ** 2},uid=2000,gid=3000`);
     // A read-only root (the default): every writable path a sized tmpfs, no layer quota needed.
     expect(config.ReadonlyRootfs).toBe(true);
+    expect(config.ReadonlyPaths).toEqual(['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger', '/sys/fs/cgroup']);
     expect(config.Tmpfs).toMatchObject({
       '/tmp': `rw,exec,nosuid,nodev,mode=1777,size=${512 * 1024 ** 2}`,
       '/var/tmp': `rw,exec,nosuid,nodev,mode=1777,size=${64 * 1024 ** 2}`,

@@ -133,10 +133,10 @@ describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('lef
   });
 });
 
-/** Pseudo file systems that hold no bulk data (their writes are limited by the kernel, not by a size). */
+/** Pseudo file systems that hold no bulk data (their writes are limited by the kernel, not by a size: mqueue by RLIMIT_MSGQUEUE, 800 KiB a user). */
 const PSEUDO_FS = ['proc', 'sysfs', 'devpts', 'mqueue', 'cgroup', 'cgroup2'];
 /** Paths an agent may try to fill, beyond the sized working copy, /tmp and /dev/shm. */
-const FILL_TARGETS = ['/var/tmp', '/var', '/var/lock', '/run', '/run/lock', '/etc', '/opt', '/root', '/srv', '/usr/local', '/usr/local/lib/python3*/site-packages', '/usr/lib/python3*/site-packages', '/usr/lib/python3/dist-packages', '/', '/dev', '/dev/mqueue', '$HOME'];
+const FILL_TARGETS = ['/var/tmp', '/var', '/var/lock', '/run', '/run/lock', '/etc', '/opt', '/root', '/srv', '/usr/local', '/usr/local/lib/python3*/site-packages', '/usr/lib/python3*/site-packages', '/usr/lib/python3/dist-packages', '/', '/dev', '$HOME'];
 const MiB = 1024 ** 2;
 
 describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('the host is not the agent disk on $name', (backend) => {
@@ -145,19 +145,19 @@ describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('the
 
   attack('every writable mount is a sized tmpfs (or a pseudo file system)', backend.name, async () => {
     await terminal.start();
-    const mounts = await terminal.run('cat /proc/self/mounts');
-    const writable = mounts.output
-      .trim()
-      .split('\n')
-      .map((line) => line.split(' '))
-      .filter(([, , , options]) => (options ?? '').split(',').includes('rw'));
+    // Device nodes bound from the host (bubblewrap's /dev/null, ...) hold no data: left out.
+    const mounts = await terminal.run('while read -r device target rest; do [ -c "$target" ] || echo "$device $target $rest"; done < /proc/self/mounts');
+    // The last mount at a path is the one seen there (the engine remounts some read-only over others).
+    const seen = new Map(mounts.output.trim().split('\n').map((line) => line.split(' ')).map((fields) => [fields[1], fields]));
+    const writable = [...seen.values()].filter(([, , , options]) => (options ?? '').split(',').includes('rw'));
     const unsized = writable.filter(([, , type, options]) => !PSEUDO_FS.includes(type ?? '') && !(type === 'tmpfs' && /(^|,)size=/.test(options ?? '')));
     expect(unsized.map((fields) => fields.slice(1, 4).join(' '))).toEqual([]);
     // The sized ones: the working copy, /tmp, /dev/shm, and (Docker) /var/tmp, /run and the engine's /dev.
     expect(writable.map(([, target]) => target)).toEqual(expect.arrayContaining([terminal.workdir, '/tmp', '/dev/shm']));
     // And no directory of the root file system is writable (it is read-only, or a tmpfs of root's).
-    const dirs = await terminal.run('find / -xdev \\( -path /proc -o -path /sys \\) -prune -o -type d -writable -print 2>/dev/null | head -5', { timeoutMs: 120_000 });
-    expect(dirs.output).toBe('');
+    const dirs = await terminal.run('find / -xdev \\( -path /proc -o -path /sys \\) -prune -o -type d -writable -print 2>/dev/null', { timeoutMs: 120_000 });
+    const mountPoints = new Set(writable.map(([, target]) => target));
+    expect(dirs.output.split('\n').filter((dir) => dir !== '' && !mountPoints.has(dir))).toEqual([]);
   }, 180_000);
 
   attack('writing 1.2 GiB to /var/tmp, /var, /etc, /opt, $HOME, site-packages, / and more is refused or stops at a size', backend.name, async () => {
@@ -172,7 +172,8 @@ describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('the
     ].join('\n');
     const fill = await terminal.run(script, { timeoutMs: 300_000 });
     const lines = fill.output.trim().split('\n');
-    expect(lines).toHaveLength(FILL_TARGETS.length);
+    // A pattern that matches several directories (python3.11, python3.12) gives a line each.
+    expect(lines.length).toBeGreaterThanOrEqual(FILL_TARGETS.length);
     for (const line of lines) {
       const match = /^(.*): (No space left on device|Read-only file system|Permission denied|No such file or directory|cannot be made|written) ?(\d*)$/.exec(line);
       expect(match, line).not.toBeNull();
@@ -181,6 +182,5 @@ describe.each(backends.filter((backend) => NEUTRAL.includes(backend.name)))('the
       expect(Number(match?.[3] || 0), line).toBeLessThanOrEqual(512 * MiB);
     }
     await nextStepWorks(terminal);
-    expect((await terminal.run('df -k /tmp | tail -1 | awk "{print \\$3}"')).output.trim()).toMatch(/^\d+$/);
   }, 360_000);
 });
