@@ -7,3 +7,8 @@ export { serveMcpStdio, type ServeMcpStdioOptions, type StdioServeResult } from 
 export { startMcpHttpServer, type McpHttpServer, type McpHttpServerOptions } from './http/start-mcp-http-server.js';
 export { isLoopbackHost } from './http/request-guard.js';
 export { STOP_SIGNALS, type SignalSource } from './stop-signals.js';
+export { discoverMcpServer, discoverMcpTools, toToolParameters, type McpServerTools } from './client/discover-mcp-tools.js';
+export { connectMcpServer, explainMcpFailure, type McpConnection } from './client/mcp-connection.js';
+export { checkServerConfig, DEFAULT_MCP_TIMEOUT_SECONDS, type McpServerConfig, type McpTransportKind } from './client/mcp-server-config.js';
+export { formatToolResult, type McpToolResult } from './client/format-tool-result.js';
+export { McpServerConfigError, McpServerUnavailableError, McpTimeoutError, McpToolCallError } from './client/mcp-client-errors.js';
