@@ -8,6 +8,7 @@
 import { describe } from 'vitest';
 import type { KubernetesTerminal } from '../src/index.js';
 import { describeTerminalConformance } from '../../terminal/test/conformance.js';
+import { describePauseContract } from '../../terminal/test/pause-contract.js';
 import { clusterTestsCanRun, useTestCluster } from './fake-cluster/test-cluster.js';
 
 describe.runIf(await clusterTestsCanRun())('kubernetes (fake API server, pods as Docker containers)', () => {
@@ -23,4 +24,9 @@ describe.runIf(await clusterTestsCanRun())('kubernetes (fake API server, pods as
     // The helper runs as the agent's uid: a `python` directory it made, the agent could rewrite.
     pythonCommands: { missing: 'no directory the agent cannot rewrite (see the terminal README, Environment)' },
   });
+});
+
+describe.runIf(await clusterTestsCanRun())('kubernetes: pausing the agent for a scoring run', () => {
+  const cluster = useTestCluster('pause');
+  describePauseContract('kubernetes', () => cluster.terminal());
 });

@@ -89,6 +89,13 @@ function ancestors(path: string): string[] {
 
 /** Absolute, normalized, existing-or-not paths with nested ones dropped (their parent covers them). */
 function dedupe(paths: string[]): string[] {
-  const sorted = [...new Set(paths.filter((p) => posix.isAbsolute(p)).map((p) => posix.normalize(p).replace(/\/+$/, '') || '/'))].sort();
+  const sorted = [...new Set(paths.filter((p) => posix.isAbsolute(p)).map((p) => trimTrailingSlashes(posix.normalize(p)) || '/'))].sort();
   return sorted.filter((path, index) => !sorted.slice(0, index).some((outer) => isWithin(path, outer)));
+}
+
+/** The path without its trailing slashes (a scan: `/\/+$/` is quadratic on a run of slashes inside the text). */
+function trimTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return path.slice(0, end);
 }

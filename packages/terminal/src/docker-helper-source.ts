@@ -585,6 +585,9 @@ def threads_stopped(pid):
 
 
 def op_pause(req):
+    # Only in a sandbox: every backend that starts a helper there gives it a PID namespace of the
+    # sandbox's own (bwrap --unshare-pid, a container, a pod), so every process it sees is the
+    # sandbox's. A helper on the host (the local backend's) would see, and stop, the host's.
     if HOST_MODE:
         return {"paused": 0, "killed": 0, "supported": False}
     deadline = time.monotonic() + float(req.get("timeout") or PAUSE_SECONDS)
