@@ -43,7 +43,7 @@ export function toolCycle(task: PerfTask, iteration: number): ScriptedStep[] {
     { id: 'view', label: `view ${task.codeFile}`, call: { name: 'view', arguments: { path: task.codeFile } }, expect: new RegExp(escape(task.defText.trim().slice(0, 20))) },
     { id: 'grep', label: `grep ${task.grepPattern}`, call: { name: 'grep', arguments: { pattern: task.grepPattern } }, expect: new RegExp(escape(task.codeFile)) },
     rewriteStep(task, iteration),
-    { id: 'eval', label: 'eval (pytest run)', call: { name: 'eval', arguments: {} }, expect: /\d+ (passed|failed)/ },
+    { id: 'eval', label: 'eval (pytest run)', call: { name: 'eval', arguments: {} }, expect: /\b\d+ (passed|failed)/ },
     pdb('pdb-b', 'pdb b file:line', `b ${task.codeFile}:${task.breakLine}`, /Breakpoint \d+ at/),
     pdb('pdb-c-first', 'pdb c (from program start)', 'c', new RegExp(at)),
     pdb('pdb-p', `pdb p ${task.expression}`, `p ${task.expression}`, /Pdb command output/),

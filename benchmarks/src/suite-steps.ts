@@ -34,7 +34,7 @@ const COLD_REWRITE_NOTE = 'no standby yet: a new pdb process starts (forked by t
 
 /** A reset is what it claims when the tests ran and pdb reached its prompt. */
 export function resetDone(info: EnvInfo): boolean {
-  return info.lastEval !== null && /\d+ (passed|failed)/.test(info.lastEval.output) && info.allObservations.some((o) => o.source === 'pdb' && o.observation.startsWith('Starting pdb session'));
+  return info.lastEval !== null && /\b\d+ (passed|failed)/.test(info.lastEval.output) && info.allObservations.some((o) => o.source === 'pdb' && o.observation.startsWith('Starting pdb session'));
 }
 
 export async function runStepSuite(

@@ -75,7 +75,7 @@ export async function runTerminalSuite(
     await terminal.remove('perf-scratch.txt');
     await sample('terminal.python', 'python -c pass', options.repeat, () => terminal.run(`${terminal.python} -c pass`), exitedZero);
     const testCommand = task.entrypoint.replace(/^python\b/, terminal.python);
-    const ranTests = (value: unknown): boolean => /\d+ (passed|failed)/.test((value as { output: string }).output);
+    const ranTests = (value: unknown): boolean => /\b\d+ (passed|failed)/.test((value as { output: string }).output);
     await sample('terminal.pytest', 'test command alone (raw run)', options.repeat, () => terminal.run(testCommand), ranTests);
     const words = splitShellWords(task.entrypoint.replace(/^python\s+/, ''));
     if (terminal.startForkServer && words) {

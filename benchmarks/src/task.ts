@@ -50,7 +50,7 @@ export function loadTask(dataPath: string, id: string): PerfTask {
   let bodyIndex = defIndex + 1;
   while (bodyIndex < lines.length && isSkippable(lines[bodyIndex] as string)) bodyIndex += 1;
   if (bodyIndex >= lines.length) throw new Error(`${codeFile}: the function at line ${defIndex + 1} has no body.`);
-  const params = (/\((.*)\)/.exec(defText)?.[1] ?? '')
+  const params = parenthesized(defText)
     .split(',')
     .map((param) => param.split(/[=:]/)[0]?.trim() ?? '')
     .filter((param) => param && param !== 'self' && param !== 'cls' && !param.startsWith('*'));
@@ -74,4 +74,11 @@ export function loadTask(dataPath: string, id: string): PerfTask {
 function isSkippable(line: string): boolean {
   const text = line.trim();
   return text === '' || text.startsWith('#') || text.startsWith('"""') || text.startsWith("'''");
+}
+
+/** What lies between a line's first `(` and its last `)` (as `/\((.*)\)/`, without its quadratic scan), or ''. */
+function parenthesized(line: string): string {
+  const open = line.indexOf('(');
+  const close = line.lastIndexOf(')');
+  return open >= 0 && close > open ? line.slice(open + 1, close) : '';
 }

@@ -27,7 +27,16 @@ export const parseLogPytest: LogParser = (log) => {
   return map;
 };
 
-const OPTION = /(.*?)\[(.*)\]/;
+/**
+ * `/(.*?)\[(.*)\]/.exec(id)` as a scan (the log is the code under test's; that pattern is cubic on a run
+ * of `[`): the id up to its first `[`, and what lies between it and the last `]`. Ids are whitespace-free
+ * tokens, so `.` never meets a line break here.
+ */
+function splitOption(id: string): [main: string, value: string] | null {
+  const open = id.indexOf('[');
+  const close = id.lastIndexOf(']');
+  return open >= 0 && close > open ? [id.slice(0, open), id.slice(open + 1, close)] : null;
+}
 
 /** pytest, with a parametrized id whose option is an absolute path shortened to its basename (`main[/<basename>]`). */
 export const parseLogPytestOptions: LogParser = (log) => {
@@ -38,10 +47,10 @@ export const parseLogPytestOptions: LogParser = (log) => {
     const parts = tokens(line);
     if (parts.length <= 1) continue;
     const id = parts[1] as string;
-    const option = OPTION.exec(id);
+    const option = splitOption(id);
     let name = id;
     if (option) {
-      const [, main, value = ''] = option;
+      const [main, value] = option;
       const shortened = value.startsWith('/') && !value.startsWith('//') && !value.includes('*') ? `/${value.split('/').at(-1)}` : value;
       name = `${main}[${shortened}]`;
     }
@@ -104,6 +113,22 @@ const DJANGO_SPLIT_PASSES = [
   /^(.*?)\s\.\.\.\sSystem check identified no issues \(0 silenced\)\nok$/gm,
 ];
 
+/**
+ * The part of the log a split-pass pattern can match in: up to the end of the last `ok` line after its
+ * closing text. The first pattern's `[\s\S]*?` runs from each candidate line to the next closing text:
+ * past the last one, every candidate would scan to the end of the log and fail (quadratic in lines the
+ * code under test prints); before it, each candidate's match ends at a closing text, so the search is linear.
+ * Cutting there changes no match: `$` matches at the cut as it did before the line break.
+ */
+function searchedPart(log: string, pattern: RegExp): string {
+  const closing = pattern === DJANGO_SPLIT_PASSES[0] ? ' silenced).\nok' : pattern === DJANGO_SPLIT_PASSES[2] ? ' silenced)\nok' : '/\nok';
+  for (let at = log.lastIndexOf(closing); at >= 0; at = at === 0 ? -1 : log.lastIndexOf(closing, at - 1)) {
+    const end = at + closing.length;
+    if (end === log.length || '\n\r\u2028\u2029'.includes(log[end] as string)) return log.slice(0, end);
+  }
+  return '';
+}
+
 /** Django's unittest runner at verbosity 2: `test_x (module.Class) ... ok`. */
 export const parseLogDjango: LogParser = (log) => {
   const map: StatusMap = {};
@@ -135,15 +160,32 @@ export const parseLogDjango: LogParser = (log) => {
     if (line.trimStart().startsWith('ok') && previous !== null) map[previous] = 'PASSED';
   }
   for (const pattern of DJANGO_SPLIT_PASSES) {
-    for (const match of log.matchAll(pattern)) map[match[1] as string] = 'PASSED';
+    for (const match of searchedPart(log, pattern).matchAll(pattern)) map[match[1] as string] = 'PASSED';
   }
   return map;
 };
 
+/**
+ * The harness's `(_*) (.*)\.py:(.*) (_*)` on one line, as a scan (that pattern is quadratic on a line of
+ * spaces the code under test prints): it matches from the line's first space when a `.py:` lies between
+ * that space and the line's last space, and names `<group 2>.py:<group 3>` — the greedy groups end at
+ * the last such `.py:` and at the last space. A line holds at most one match.
+ */
+function sympyFailureHeader(line: string): string | null {
+  const first = line.indexOf(' ');
+  const last = line.lastIndexOf(' ');
+  if (first < 0 || last - 4 < first + 1) return null;
+  const py = line.lastIndexOf('.py:', last - 4);
+  return py >= first + 1 ? `${line.slice(first + 1, py)}.py:${line.slice(py + 4, last)}` : null;
+}
+
 /** sympy's `bin/test`: failure section headers, then `test_x ok|F|E` lines. */
 export const parseLogSympy: LogParser = (log) => {
   const map: StatusMap = {};
-  for (const match of log.matchAll(/(_*) (.*)\.py:(.*) (_*)/g)) map[`${match[2]}.py:${match[3]}`] = 'FAILED';
+  for (const line of log.split(/[\n\r\u2028\u2029]/)) {
+    const header = sympyFailureHeader(line);
+    if (header !== null) map[header] = 'FAILED';
+  }
   for (const raw of log.split('\n')) {
     const line = raw.trim();
     if (!line.startsWith('test_')) continue;

@@ -16,7 +16,7 @@ export const SWESMITH_DATASET: HfDatasetRef = { repo: 'SWE-bench/SWE-smith', rev
 
 /** `$HF_ENDPOINT` (as huggingface_hub reads it), else https://huggingface.co. */
 export function hubEndpoint(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
+  return (env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/(?<!\/)\/+$/, '');
 }
 
 const slug = (dataset: HfDatasetRef): string => `${dataset.repo.replaceAll('/', '__')}-${dataset.split}-${dataset.revision.slice(0, 12)}`;
@@ -59,6 +59,7 @@ export async function fetchHfDataset(options: {
   } catch (error) {
     throw new BenchmarkDataError(benchmark, `cannot list ${dataset.repo}@${dataset.revision} on the Hub (${(error as Error).message})`, { file: listUrl, fix: offlineFix, cause: error });
   }
+  // eslint-disable-next-line no-restricted-syntax -- the dataset's split name, escaped: a literal between anchors
   const pattern = new RegExp(`^data/${dataset.split.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+-of-\\d+\\.parquet$`);
   const shards = listing.filter((entry) => entry.type !== 'directory' && typeof entry.path === 'string' && pattern.test(entry.path)).map((entry) => entry.path as string).sort();
   if (shards.length === 0) {

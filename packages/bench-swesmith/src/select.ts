@@ -20,6 +20,7 @@ export function parseSelectors(benchmark: string, entries: readonly string[] | u
     const regex = entry.startsWith('re:') ? entry.slice(3) : entry.length > 2 && entry.startsWith('/') && entry.endsWith('/') ? entry.slice(1, -1) : null;
     if (regex !== null) {
       try {
+        // eslint-disable-next-line no-restricted-syntax -- the operator's own --tasks filter (a CLI argument), matched against task ids
         return { kind: 'regex', pattern: new RegExp(regex), text: entry };
       } catch (error) {
         throw new BenchmarkDataError(benchmark, `--tasks ${entry}: not a valid regular expression (${(error as Error).message})`, { fix: 'write re:<pattern> with a JavaScript regular expression, e.g. re:^pallets__' });

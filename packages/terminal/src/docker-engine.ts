@@ -370,7 +370,7 @@ export function parseMemory(value: number | string): number {
     if (!Number.isFinite(value) || value <= 0) throw new RangeError(`Invalid memory limit: ${value}`);
     return Math.floor(value);
   }
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(value);
+  const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(value.trim());
   if (!match) throw new RangeError(`Invalid memory limit: '${value}' (use bytes or e.g. '512m', '2g')`);
   const units: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
   const bytes = Math.floor(Number(match[1]) * units[match[2]!.toLowerCase()]!);

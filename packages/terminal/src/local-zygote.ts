@@ -263,7 +263,7 @@ export function zygoteDirectories(): string[] {
 function helperAttributes(pid: number, stat: ProcStat | undefined = procStat(pid)): string | undefined {
   if (!stat) return undefined;
   try {
-    const cpus = /^Cpus_allowed_list:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const cpus = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((line) => line.startsWith('Cpus_allowed_list:'))?.slice(18).trim();
     return `${readFileSync(`/proc/${pid}/limits`, 'utf8')}\nnice ${stat.nice}\ncpus ${cpus}`;
   } catch {
     return undefined;

@@ -81,7 +81,7 @@ function configState(output: string): unknown {
   return JSON.parse(match[1]!);
 }
 
-const withoutDurations = (output: string): string => output.replace(/\d+\.\d+s/g, '<t>');
+const withoutDurations = (output: string): string => output.replace(/(?<![\d.])\d+\.\d+s/g, '<t>');
 
 const REPO: Record<string, string> = {
   'probe.py': PROBE,

@@ -145,10 +145,17 @@ export async function createToolContext(options: TestContextOptions = {}): Promi
       terminatedWith ??= reason;
     },
     async readFile(path: string): Promise<string> {
-      const absolute = path.startsWith('/') ? path : `${terminal.workdir.replace(/\/+$/, '')}/${path}`;
+      const absolute = path.startsWith('/') ? path : `${trimTrailingSlashes(terminal.workdir)}/${path}`;
       return new TextDecoder().decode(await terminal.readFile(absolute));
     },
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** The path without its trailing slashes (a scan: `/\/+$/` is quadratic on a run of slashes inside the text). */
+function trimTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return path.slice(0, end);
 }

@@ -4,9 +4,18 @@ import { MAX_TIMEOUT_SECONDS } from './bash-options.js';
 
 export const NO_OUTPUT_TEXT = 'Command executed successfully (no output)';
 
+/** The text without the newlines that start and end it (a scan: `/\n+$/` is quadratic on newline runs). */
+function trimNewlines(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 0x0a) start += 1;
+  while (end > start && text.charCodeAt(end - 1) === 0x0a) end -= 1;
+  return text.slice(start, end);
+}
+
 /** Output without the surrounding blank lines (the original's `strip_output`), plus a note when bytes were dropped. */
 function cleanOutput(result: RunResult): string {
-  let output = result.output.replace(/^\n+|\n+$/g, '');
+  let output = trimNewlines(result.output);
   if (result.droppedBytes > 0 && !output.includes('output truncated')) output += truncationMarker(result.droppedBytes);
   return output;
 }

@@ -7,7 +7,7 @@ export interface FileSource {
   readDir(path: string): Promise<DirEntry[]>;
 }
 import { walkTree } from '@debug-gym/plugin-kit';
-import picomatch from 'picomatch';
+import { compileGlob, scanGlob } from './glob.js';
 
 /** A file to search: where it is, and how the output names it. */
 export interface SearchTarget {
@@ -41,6 +41,17 @@ export interface Collected {
 
 type Include = (relative: string) => boolean;
 
+/** The walk hands the event loop back after this much work. */
+const YIELD_EVERY_MS = 5;
+
+/** A glob the search cannot use (too long, a bad bracket range): grep's answer names it. */
+export class GlobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GlobError';
+  }
+}
+
 function emptyCollection(targets: SearchTarget[] = []): Collected {
   return { targets, tooDeep: [], tooDeepCount: 0, fileLimitHit: false, outOfTime: false };
 }
@@ -70,8 +81,15 @@ async function walk({ workspace, readDir }: FileSource, root: ResolvedPath, disp
       return false;
     },
   });
+  let sliceStart = performance.now();
   for await (const entry of entries) {
     if (found.outOfTime) break;
+    // The walk and the glob run on the event loop: give it back every few milliseconds (a folder of
+    // thousands of names is otherwise handled in one go).
+    if (performance.now() - sliceStart > YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
     const shown = `${display}${entry.absolute.slice(root.absolute.length)}`;
     if (entry.type === 'directory') {
       if (include !== null && include(entry.relative)) includedDirs.add(entry.relative);
@@ -92,13 +110,15 @@ async function walk({ workspace, readDir }: FileSource, root: ResolvedPath, disp
 }
 
 function displayBase(typed: string): string {
-  const trimmed = typed.replace(/\/+$/, '');
+  let end = typed.length;
+  while (end > 0 && typed.charCodeAt(end - 1) === 0x2f) end -= 1;
+  const trimmed = typed.slice(0, end);
   return trimmed === '' ? '/' : trimmed;
 }
 
 /** A path argument containing glob characters that does not name an existing file. */
 async function collectGlob(source: FileSource, path: string, limits: CollectLimits): Promise<Collected | null> {
-  const scan = picomatch.scan(path);
+  const scan = scanGlob(path);
   if (!scan.isGlob) return null;
   const typedBase = `${scan.prefix}${scan.base}`;
   const { workspace } = source;
@@ -113,7 +133,9 @@ async function collectGlob(source: FileSource, path: string, limits: CollectLimi
   // A glob without `/` matches names at any depth (`*.py`: every Python file); with `/` it matches
   // whole paths from the working copy root (`src/*.py`, `src/**/test_*.py`).
   const byName = typedBase === '' && !scan.glob.includes('/');
-  const matcher = picomatch(byName ? scan.glob : posix.join(base.relative, scan.glob));
+  const compiled = byName ? compileGlob(scan.glob) : compileGlob(scan.glob, base.relative);
+  if (!compiled.ok) throw new GlobError(compiled.message);
+  const matcher = compiled.match;
   const include: Include = byName ? (relative) => matcher(posix.basename(relative)) : (relative) => matcher(relative);
   const display = typedBase === '' ? '.' : displayBase(typedBase);
   return walk(source, base, display, include, limits);

@@ -1,7 +1,8 @@
 import { DebugGymError, WorkspaceError, defineToolPlugin, type JsonSchemaObject, type ToolContext, type ToolInstance, type ToolPluginV1 } from '@debug-gym/spec';
-import { collectFiles, type Collected } from './collect-files.js';
+import { GlobError, collectFiles, type Collected } from './collect-files.js';
 import { formatMatches, noMatchesText, type FileMatches } from './format-grep.js';
-import { compileGrepPattern } from './grep-pattern.js';
+import { compileGrepPattern, patternErrorMessage } from './grep-pattern.js';
+import { MatchTimeoutError, PatternSyntaxError, checkPattern } from './line-matcher.js';
 import { searchFiles, type SearchOutcome } from './search-files.js';
 import { meta } from './meta.js';
 
@@ -26,7 +27,7 @@ const DEFAULTS = { maxFileBytes: 4 * MiB, maxTotalBytes: 128 * MiB, maxFiles: 50
 
 const DESCRIPTION =
   'Search for a pattern in files within the repository. Can search in specific files, directories, glob patterns, or the entire repository. ' +
-  'The pattern is a regular expression (JavaScript syntax; POSIX extended regex such as `foo|bar`, `[0-9]+`, `[[:space:]]` works too); ' +
+  'The pattern is a regular expression (RE2 syntax, as ripgrep: POSIX extended regex such as `foo|bar`, `[0-9]+`, `[[:space:]]`, plus `\\d`, `\\w`, `\\b`, `(?i)`; no backreferences or lookaround); ' +
   'escape regex characters to match them literally. Binary files and the .git, __pycache__ and node_modules directories are skipped.';
 
 const EXAMPLES = [
@@ -88,6 +89,15 @@ export function createGrep(options: GrepToolOptions = {}): ToolInstance {
       const compiled = compileGrepPattern(pattern, { regex: args.regex !== false, caseSensitive: args.case_sensitive !== false });
       if (!compiled.ok) return grepError(compiled.message);
       const deadline = Date.now() + timeoutMs;
+      // RE2 checks the pattern before any file is read (as grep does), in the matching worker: compiling
+      // can itself take long, and nothing the agent writes runs on the event loop.
+      try {
+        await checkPattern(compiled.source, compiled.flags, timeoutMs);
+      } catch (error) {
+        if (error instanceof PatternSyntaxError) return grepError(patternErrorMessage(error.message));
+        if (error instanceof MatchTimeoutError) return grepError(costlyPattern(timeoutMs));
+        throw error;
+      }
       let collected: Collected;
       try {
         collected = await collectFiles({ workspace: context.workspace, readDir: (dir) => context.terminal.readDir(dir) }, path, { maxDepth: limits.maxDepth, maxFiles: limits.maxFiles, deadline });
@@ -95,6 +105,7 @@ export function createGrep(options: GrepToolOptions = {}): ToolInstance {
         // grep's own words for a missing path, which is also how a hidden one is reported.
         if (DebugGymError.hasCode(error, 'DG_WORKSPACE_NOT_FOUND')) return grepError(`${path}: No such file or directory`);
         if (WorkspaceError.isInstance(error)) return grepError(error.message);
+        if (error instanceof GlobError) return grepError(`${path}: ${error.message}`);
         throw error;
       }
       // Look for one match more than shown, so "search limit reached" is only said when it was.
@@ -107,12 +118,7 @@ export function createGrep(options: GrepToolOptions = {}): ToolInstance {
         maxFileBytes: limits.maxFileBytes,
         maxTotalBytes: limits.maxTotalBytes,
       });
-      if (outcome.matchTimedOut) {
-        return grepError(
-          `the search took longer than ${timeoutMs / 1000} seconds and was stopped; the regular expression probably backtracks ` +
-            'catastrophically (nested repetition such as `(a+)+`). Simplify the pattern or narrow `path`.',
-        );
-      }
+      if (outcome.matchTimedOut) return grepError(costlyPattern(timeoutMs));
       const limitReached = outcome.count > maxResults;
       const files = limitReached ? dropLastMatch(outcome.files) : outcome.files;
       const note = searchNotes(collected, outcome, { ...limits, timeoutMs });
@@ -120,6 +126,14 @@ export function createGrep(options: GrepToolOptions = {}): ToolInstance {
       return formatMatches(files, limitReached, args.line_numbers !== false) + note;
     },
   };
+}
+
+/** The observation for a pattern that used the whole time budget (RE2 is linear, but a huge counted repetition is costly per character). */
+function costlyPattern(timeoutMs: number): string {
+  return (
+    `the search took longer than ${timeoutMs / 1000} seconds and was stopped; the pattern is too costly to match ` +
+    '(large counted repetitions such as `(x{100}){10}`, or very long alternations). Simplify the pattern or narrow `path`.'
+  );
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {

@@ -11,8 +11,8 @@ export interface SearchOptions {
   /** Epoch milliseconds after which no further file is searched. */
   deadline: number;
   /**
-   * The whole search's time budget. A match that runs out of time with most of it left is a
-   * backtracking pattern; one that runs out late is just the deadline (a big search on a busy machine).
+   * The whole search's time budget. A match that runs out of time with most of it left is a pattern
+   * too costly for the text; one that runs out late is just the deadline (a big search on a busy machine).
    */
   timeoutMs?: number;
   /** Files larger than this are skipped (and named in the outcome) without being read. */
@@ -31,7 +31,7 @@ export interface SearchOutcome {
   limitHit: boolean;
   /** Stopped at the deadline before every file was searched. */
   outOfTime: boolean;
-  /** Matching exceeded the deadline inside one file (a backtracking pattern). */
+  /** Matching one batch of files used more than half the budget (a pattern too costly for the text). */
   matchTimedOut: boolean;
   /** Files over `maxFileBytes`, not searched. */
   tooLarge: string[];
@@ -92,7 +92,7 @@ export async function searchFiles(terminal: Terminal, targets: readonly SearchTa
     }
     let results: LineMatch[][];
     try {
-      results = matchTexts(options.source, options.flags, searchable.map((entry) => entry.text), options.limit - outcome.count, remaining);
+      results = await matchTexts(options.source, options.flags, searchable.map((entry) => entry.text), options.limit - outcome.count, remaining);
     } catch (error) {
       if (!(error instanceof MatchTimeoutError)) throw error;
       if (options.timeoutMs !== undefined && remaining < options.timeoutMs / 2) outcome.outOfTime = true;

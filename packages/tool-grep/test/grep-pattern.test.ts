@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MatchTimeoutError, compileGrepPattern, formatMatches, matchLines, matchTexts, noMatchesText, translateEre } from '../src/index.js';
+import { MatchTimeoutError, PatternSyntaxError, checkPattern, compileGrepPattern, formatMatches, matchLines, matchTexts, noMatchesText, patternErrorMessage, translateEre } from '../src/index.js';
 
 describe('translateEre', () => {
   it.each([
     ['plain', 'plain'],
     ['[[:digit:]]+', '[0-9]+'],
-    ['[^[:space:][:punct:]]', '[^\\s!-\\/:-@\\[-`{-~]'],
+    ['[^[:space:][:punct:]]', '[^\\s\\v!-\\/:-@\\[-`{-~]'],
     ['[[:upper:]_][[:alnum:]]*', '[A-Z_][a-zA-Z0-9]*'],
     ['\\<word\\>', '\\bword\\b'],
     ['\\\\<', '\\\\<'],
@@ -15,6 +15,9 @@ describe('translateEre', () => {
     ['[[:nosuch:]]', '[[:nosuch:]]'],
     ['a\\.b|c', 'a\\.b|c'],
     ['trailing\\', 'trailing\\'],
+    ['\\u00e9t\\u{1F600}', '\\x{00e9}t\\x{1F600}'],
+    ['[\\u0041-Z]', '[\\x{0041}-Z]'],
+    ['[[:constructor:]]', '[[:constructor:]]'],
   ])('%s → %s', (pattern, expected) => {
     expect(translateEre(pattern)).toBe(expected);
   });
@@ -22,37 +25,85 @@ describe('translateEre', () => {
 
 describe('compileGrepPattern', () => {
   it.each([
-    ['foo|bar', { ok: true, source: 'foo|bar', flags: 'u' }],
-    ['\\p{Lu}\\w+', { ok: true, source: '\\p{Lu}\\w+', flags: 'u' }],
+    ['foo|bar', { ok: true, source: 'foo|bar', flags: '' }],
+    ['\\p{Lu}\\w+', { ok: true, source: '\\p{Lu}\\w+', flags: '' }],
     ['a\\-b', { ok: true, source: 'a\\-b', flags: '' }],
-    ['x{', { ok: true, source: 'x{', flags: '' }],
-    ['(', { ok: false, message: 'Invalid regular expression: /(/: Unterminated group' }],
-    ['a**', { ok: false, message: 'Invalid regular expression: /a**/: Nothing to repeat' }],
   ])('%s', (pattern, expected) => {
     expect(compileGrepPattern(pattern)).toEqual(expected);
+  });
+
+  it('quotes a literal pattern and sets the case flag', () => {
+    expect(compileGrepPattern('a.b(c)*', { regex: false, caseSensitive: false })).toEqual({ ok: true, source: 'a\\.b\\(c\\)\\*', flags: 'i' });
+  });
+
+  it('refuses backreferences and lookaround with what to write instead', () => {
+    const backreference = compileGrepPattern('(a)\\1');
+    expect(backreference).toMatchObject({ ok: false });
+    expect(!backreference.ok && backreference.message).toMatch(/^backreferences such as `\\1` are not supported: grep patterns run on RE2 .*linear.*Search for the repeated text/);
+    for (const look of ['foo(?=bar)', 'foo(?!bar)', '(?<=x)foo', '(?<!x)foo']) {
+      const compiled = compileGrepPattern(look);
+      expect(!compiled.ok && compiled.message).toMatch(/^lookahead and lookbehind \(`\(\?<?[=!]`\) are not supported/);
+    }
+    // Inside a bracket `\1` is no backreference, and `(?:` is a plain group.
+    expect(compileGrepPattern('[\\1](?:x)')).toMatchObject({ ok: true });
+  });
+});
+
+describe('checkPattern (RE2, in the matching worker)', () => {
+  it.each([
+    ['(', /missing closing \)/],
+    ['a**', /invalid nested repetition operator/],
+    ['x{1001}', /invalid repeat count/],
+    ['\\e', /invalid escape sequence/],
+  ])('refuses %s with RE2\'s words', async (pattern, message) => {
+    const error = await checkPattern(pattern, '', 10_000).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(PatternSyntaxError);
+    expect(patternErrorMessage((error as Error).message)).toMatch(message);
+    expect(patternErrorMessage((error as Error).message)).toMatch(/^invalid pattern: .*\(patterns use RE2 syntax, as ripgrep/);
+  });
+
+  it('accepts ERE, Perl classes, Unicode classes and inline flags', async () => {
+    for (const pattern of ['[[:digit:]]+ \\w+', '\\bfoo\\b|\\d{2,3}', '\\p{L}+', '(?i)hello', 'x{', 'a{,2}']) await expect(checkPattern(pattern, '', 10_000)).resolves.toBeUndefined();
   });
 });
 
 describe('matchLines', () => {
-  it('numbers lines from 1, ignores the final newline and strips carriage returns', () => {
-    expect(matchLines('b', '', 'a\r\nb\r\nab\n', 10, 1000)).toEqual([
+  it('numbers lines from 1, ignores the final newline and strips carriage returns', async () => {
+    expect(await matchLines('b', '', 'a\r\nb\r\nab\n', 10, 10_000)).toEqual([
       { line: 2, text: 'b' },
       { line: 3, text: 'ab' },
     ]);
-    expect(matchLines('^$', '', 'x\n\ny\n', 10, 1000)).toEqual([{ line: 2, text: '' }]);
-    expect(matchLines('.', '', '', 10, 1000)).toEqual([]);
+    expect(await matchLines('^$', '', 'x\n\ny\n', 10, 10_000)).toEqual([{ line: 2, text: '' }]);
+    expect(await matchLines('.', '', '', 10, 10_000)).toEqual([]);
   });
 
-  it('stops at the limit', () => {
-    expect(matchLines('a', '', 'a\na\na\n', 2, 1000).map((match) => match.line)).toEqual([1, 2]);
+  it('stops at the limit', async () => {
+    expect((await matchLines('a', '', 'a\na\na\n', 2, 10_000)).map((match) => match.line)).toEqual([1, 2]);
   });
 
-  it('shares the limit across several texts and leaves out texts after it', () => {
-    expect(matchTexts('x', '', ['x\nx\n', 'no\n', 'x\n', 'x\n'], 3, 1000).map((matches) => matches.map((match) => match.line))).toEqual([[1, 2], [], [1]]);
+  it('shares the limit across several texts and leaves out texts after it', async () => {
+    expect((await matchTexts('x', '', ['x\nx\n', 'no\n', 'x\n', 'x\n'], 3, 10_000)).map((matches) => matches.map((match) => match.line))).toEqual([[1, 2], [], [1]]);
   });
 
-  it('interrupts a backtracking pattern instead of freezing the process', () => {
-    expect(() => matchLines('(a+)+$', '', `${'a'.repeat(40)}b`, 10, 200)).toThrow(MatchTimeoutError);
+  it('ignores case with the i flag, Unicode letters included', async () => {
+    expect(await matchLines('élan', 'i', 'ÉLAN\nelan\n', 10, 10_000)).toEqual([{ line: 1, text: 'ÉLAN' }]);
+  });
+
+  it('runs a pattern that backtracks catastrophically in JavaScript in linear time: it just does not match', async () => {
+    // `(a+)+$` against 40 a's and a b freezes a backtracking engine; RE2 answers at once.
+    expect(await matchLines('(a+)+$', '', `${'a'.repeat(40)}b\n${'a'.repeat(100_000)}!\n`, 10, 10_000)).toEqual([]);
+    expect(await matchLines('(a+)+$', '', 'aaa\n', 10, 10_000)).toEqual([{ line: 1, text: 'aaa' }]);
+  });
+
+  it('still stops a search that outlives its time limit (the worker is ended)', async () => {
+    const text = `${'ab'.repeat(4 * 1024 * 1024)}\n`;
+    const outcome = await matchLines('(?:[ab]{1,100}){1,10}z|(?:\\w+\\s*){1,50}c', '', text, 10, 5).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(MatchTimeoutError);
+    // The next search gets a fresh worker.
+    expect(await matchLines('b', '', 'a\nb\n', 10, 10_000)).toEqual([{ line: 2, text: 'b' }]);
   });
 });
 

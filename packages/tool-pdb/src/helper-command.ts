@@ -42,7 +42,7 @@ export function bootstrapProgram(autoList: boolean): string {
  * whose shell command quotes it itself.
  */
 export function inlineBootstrapProgram(autoList: boolean): string {
-  const body = HELPER_SOURCE.replace(/\n+$/, '')
+  const body = HELPER_SOURCE.trimEnd()
     .split('\n')
     .map((line) => (line ? `  ${line}` : line))
     .join('\n');

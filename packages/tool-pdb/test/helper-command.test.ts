@@ -32,7 +32,7 @@ test.each([
 test('the inline driver is the driver: the same source, in the body the program runs as its namespace', () => {
   const program = inlineBootstrapProgram(false);
   const body = program.split('\n').slice(2, -3).map((line) => line.replace(/^ {2}/, '')).join('\n');
-  expect(body).toBe(HELPER_SOURCE.replace(/\n+$/, ''));
+  expect(body).toBe(HELPER_SOURCE.trimEnd());
   expect(program.endsWith("g['main'](0,80)")).toBe(true);
   // The fork server is handed the very program the shell command quotes.
   const built = helperCommand('python -m pdb -m pytest -q', 'python3', false);

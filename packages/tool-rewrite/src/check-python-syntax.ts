@@ -50,8 +50,15 @@ async function syntaxCheck(terminal: Terminal, python: string, source: string, d
   const command = `${python} -S -W ignore -c ${shellQuote(SCRIPT)} ${shellQuote(displayPath)}`;
   const { output, launch } = await runQuietly(terminal, command, { input: source, ...forkable(fork, ['-c', SCRIPT, displayPath]) });
   const at = output === null ? -1 : output.indexOf(MARKER);
-  const report = output === null || at < 0 ? null : output.slice(at + MARKER.length).replace(/^\n+/, '').replace(/\s+$/, '');
+  const report = output === null || at < 0 ? null : trimLeadingNewlines(output.slice(at + MARKER.length)).trimEnd();
   return launch ? { report, launch } : { report };
+}
+
+/** The text without its leading newlines (a scan, linear whatever the text). */
+function trimLeadingNewlines(text: string): string {
+  let start = 0;
+  while (text.charCodeAt(start) === 0x0a) start += 1;
+  return text.slice(start);
 }
 
 /** Output of a command that exited 0, or null (failed, killed, or the terminal refused). A dead sandbox still throws. */

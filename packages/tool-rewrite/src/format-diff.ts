@@ -38,11 +38,23 @@ export function unifiedDiff(before: string, after: string): string {
 
 /** Lines with their terminators (`"a\n"` and `"a"` differ, as in difflib with keepends). */
 function tokenize(text: string): string[] {
-  return text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
+  // A scan (the file is the agent's): each line up to and with its `\r\n`, `\r` or `\n`; a last line without one.
+  const lines: string[] = [];
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x0a && code !== 0x0d) continue;
+    if (code === 0x0d && text.charCodeAt(index + 1) === 0x0a) index += 1;
+    lines.push(text.slice(start, index + 1));
+    start = index + 1;
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
 }
 
 function stripEnding(line: string): string {
-  return line.replace(/(?:\r\n|\r|\n)$/, '');
+  if (line.endsWith('\r\n')) return line.slice(0, -2);
+  return line.endsWith('\n') || line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
 /** Opcodes over both texts: common prefix and suffix are matched directly, only the middle is diffed. */

@@ -28,9 +28,13 @@ export function parseCommandLine(line: string, tools: readonly ToolSchema[]): Co
     name = parsed.name;
     rest = parsed.arguments === undefined ? '' : typeof parsed.arguments === 'string' ? parsed.arguments : JSON.stringify(parsed.arguments);
   } else {
-    const match = /^(\S+)\s*([\s\S]*)$/.exec(text) as RegExpExecArray;
-    name = match[1] as string;
-    rest = match[2] as string;
+    // The first word, then the rest after the whitespace that follows it (a scan: linear whatever the model wrote).
+    let end = 0;
+    while (end < text.length && (text[end] as string).trim() !== '') end += 1;
+    let restStart = end;
+    while (restStart < text.length && (text[restStart] as string).trim() === '') restStart += 1;
+    name = text.slice(0, end);
+    rest = text.slice(restStart);
   }
   const tool = tools.find((candidate) => candidate.function.name === name);
   if (!tool) {

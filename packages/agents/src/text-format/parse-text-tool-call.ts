@@ -27,7 +27,6 @@ interface Candidate {
 const FUNCTION_BLOCK = /<function\s*=\s*["']?([\w.-]+)["']?\s*>([\s\S]*?)(?:<\/function>|(?=<function\s*=)|$)/g;
 const FUNCTION_TAG = /<function\s+name\s*=\s*["']([\w.-]+)["']\s*>([\s\S]*?)(?:<\/function>|$)/g;
 const PARAMETER = /<parameter\s*=\s*["']?([\w.-]+)["']?\s*>([\s\S]*?)(?:<\/parameter>|(?=<parameter\s*=)|(?=<\/function>)|$)/g;
-const FENCE = /```([\w-]*)[ \t]*\n?([\s\S]*?)```/g;
 
 /**
  * Find the tool call in a model's text answer. Accepted, earliest in the text wins:
@@ -54,12 +53,77 @@ export function parseTextToolCall(text: string | null | undefined, tools: readon
   return { toolCall: first.call, thought: cleanThought(visible.slice(0, first.start)), reasoning, notes };
 }
 
+const THINKING_TAGS = ['think', 'thinking', 'reasoning'] as const;
+
+/**
+ * `text.indexOf(needle, from)`, remembering the answer: asked again from further on, it answers
+ * without searching again while the remembered occurrence (or its absence) still holds. Repeated
+ * searches for the closing tag of many unclosed openings cost one pass, not one pass each.
+ */
+function memoIndexOf(text: string): (needle: string, from: number) => number {
+  const memo = new Map<string, { from: number; at: number }>();
+  return (needle, from) => {
+    const known = memo.get(needle);
+    if (known && known.from <= from && (known.at === -1 || known.at >= from)) return known.at;
+    const at = text.indexOf(needle, from);
+    memo.set(needle, { from, at });
+    return at;
+  };
+}
+
+/**
+ * `<think>…</think>` (or `thinking`, `reasoning`) blocks set apart, as
+ * `/<(think|thinking|reasoning)>([\s\S]*?)<\/\1>/g` would, in one pass: that pattern rescans to the end
+ * of the text from every unclosed opening tag (quadratic in what the model wrote).
+ */
+function removeThinkingBlocks(text: string, parts: string[]): string {
+  const closeAt = memoIndexOf(text);
+  const kept: string[] = [];
+  let last = 0;
+  let position = 0;
+  for (let open = text.indexOf('<', position); open >= 0; open = text.indexOf('<', position)) {
+    const tag = THINKING_TAGS.find((name) => text.startsWith(`<${name}>`, open));
+    const bodyStart = tag === undefined ? -1 : open + tag.length + 2;
+    const close = tag === undefined ? -1 : closeAt(`</${tag}>`, bodyStart);
+    if (tag === undefined || close < 0) {
+      position = open + 1;
+      continue;
+    }
+    parts.push(text.slice(bodyStart, close).trim());
+    kept.push(text.slice(last, open));
+    last = close + tag.length + 3;
+    position = last;
+  }
+  kept.push(text.slice(last));
+  return kept.join('');
+}
+
+/**
+ * The fenced blocks of `/```([\w-]*)[ \t]*\n?([\s\S]*?)```/g` (language, body, where), in one pass:
+ * that pattern is quadratic on an unclosed fence followed by a long word. Once a fence has no closing
+ * fence after it, no later one has either.
+ */
+function fencedBlocks(text: string): Array<{ index: number; end: number; language: string; body: string }> {
+  const blocks: Array<{ index: number; end: number; language: string; body: string }> = [];
+  const isLanguageChar = (code: number): boolean =>
+    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x2d;
+  for (let open = text.indexOf('```'); open >= 0; ) {
+    let index = open + 3;
+    while (index < text.length && isLanguageChar(text.charCodeAt(index))) index += 1;
+    const language = text.slice(open + 3, index);
+    while (text[index] === ' ' || text[index] === '\t') index += 1;
+    if (text[index] === '\n') index += 1;
+    const close = text.indexOf('```', index);
+    if (close < 0) break;
+    blocks.push({ index: open, end: close + 3, language, body: text.slice(index, close) });
+    open = text.indexOf('```', close + 3);
+  }
+  return blocks;
+}
+
 function splitThinking(text: string): { visible: string; reasoning: string | null } {
   const parts: string[] = [];
-  let visible = text.replace(/<(think|thinking|reasoning)>([\s\S]*?)<\/\1>/g, (_, _tag: string, body: string) => {
-    parts.push(body.trim());
-    return '';
-  });
+  let visible = removeThinkingBlocks(text, parts);
   const orphanClose = /^([\s\S]*?)<\/(think|thinking|reasoning)>/.exec(visible);
   if (orphanClose) {
     parts.push((orphanClose[1] as string).trim());
@@ -128,15 +192,15 @@ function fencedCommands(text: string, tools: readonly ToolSchema[]): Candidate[]
   if (tools.length === 0) return [];
   const names = new Set(tools.map((tool) => tool.function.name));
   const found: Candidate[] = [];
-  for (const match of text.matchAll(FENCE)) {
-    const language = match[1] as string;
+  for (const block of fencedBlocks(text)) {
+    const { language } = block;
     // ```pdb b 12``` (1.0 style: the "language" slot holds the tool name), or ```\npdb b 12\n```.
-    const line = names.has(language) ? `${language} ${match[2] as string}` : language === '' || language === 'bash' || language === 'text' ? (match[2] as string) : '';
+    const line = names.has(language) ? `${language} ${block.body}` : language === '' || language === 'bash' || language === 'text' ? block.body : '';
     const command = line.trim();
     const name = command.split(/\s+/)[0] ?? '';
     if (!names.has(name) || command.includes('\n')) continue;
     const parsed = parseCommandLine(command, tools);
-    if (parsed.ok) found.push({ start: match.index, end: match.index + match[0].length, call: { name: parsed.name, arguments: parsed.arguments } });
+    if (parsed.ok) found.push({ start: block.index, end: block.end, call: { name: parsed.name, arguments: parsed.arguments } });
   }
   return found;
 }
@@ -151,7 +215,7 @@ function schemaOf(tools: readonly ToolSchema[], name: string): JsonSchemaObject 
  * indentation) and multi-line values, and trimmed elsewhere (`<parameter=path> app.py </parameter>`).
  */
 function castParameter(raw: string, schema: JsonSchemaObject | undefined, key: string): unknown {
-  let value = raw.replace(/^[ \t]*\r?\n/, '').replace(/\s+$/, '');
+  let value = raw.replace(/^[ \t]*\r?\n/, '').trimEnd();
   if (!value.includes('\n') && !/code|content|text|snippet/i.test(key)) value = value.trim();
   if (!schema || !schema.properties[key]) return value;
   const types = [schema.properties[key]?.type].flat();

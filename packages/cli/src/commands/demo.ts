@@ -30,8 +30,10 @@ export interface DemoOptions {
  * which a log scanner (CI's included) would otherwise count as failures of the run itself.
  */
 function quote(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end -= 1;
   return text
-    .replace(/\n+$/, '')
+    .slice(0, end)
     .split('\n')
     .map((line) => (line ? `  │ ${line}` : '  │'))
     .join('\n');

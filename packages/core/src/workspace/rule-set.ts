@@ -63,7 +63,7 @@ export class RuleSet {
 
 function explicitNegation(pattern: string): ExplicitNegation | null {
   if (!pattern.startsWith('!')) return null;
-  const body = pattern.slice(1).trim().replace(/^\/+/, '').replace(/\/+$/, '');
+  const body = trimSlashes(pattern.slice(1).trim());
   const segments = body.split('/');
   if (segments.length < 2 || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return null;
   const literal: string[] = [];
@@ -75,4 +75,13 @@ function explicitNegation(pattern: string): ExplicitNegation | null {
   // Folders on the way: every literal segment but a last one that names the re-included path itself.
   const folders = literal.length === segments.length ? literal.slice(0, -1) : literal;
   return { dirs: folders.map((_, index) => folders.slice(0, index + 1).join('/')) };
+}
+
+/** The text without the slashes that start and end it (a scan, linear whatever the text). */
+function trimSlashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 0x2f) start += 1;
+  while (end > start && text.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return text.slice(start, end);
 }

@@ -51,9 +51,20 @@ function hostnameOf(url: string): string | null {
   }
 }
 
+/** The token of `Bearer <token>` (any case, whitespace after it), trimmed; undefined for any other header. A scan, linear in the header. */
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined || header.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
+  let start = 6;
+  while (start < header.length && header[start]?.trim() === '') start += 1;
+  const token = header.slice(start).trim();
+  // `\s+` then `.+`: at least one whitespace and one more character; `.` stops at line terminators.
+  if (start === 6 || header.length - 6 < 2 || /[\n\r\u2028\u2029]/.test(header.slice(start))) return undefined;
+  return token;
+}
+
 function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!match) return false;
+  const given = bearerToken(header);
+  if (given === undefined) return false;
   const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest((match[1] as string).trim()), digest(token));
+  return timingSafeEqual(digest(given), digest(token));
 }

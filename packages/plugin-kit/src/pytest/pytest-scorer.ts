@@ -11,7 +11,7 @@ export const pytestScorer: Scorer = (run) => {
   const cleaned = cleanupPytestOutput(run.output);
   if (run.structured && !run.timedOut) {
     const scored = scorePytestReport(run.structured, run.exitCode);
-    const output = scored.notes.length > 0 ? `${cleaned.replace(/\n+$/, '')}\n\n${scored.notes.join('\n')}` : cleaned;
+    const output = scored.notes.length > 0 ? `${trimNewlinesEnd(cleaned)}\n\n${scored.notes.join('\n')}` : cleaned;
     return { output, score: scored.score, maxScore: scored.maxScore, success: scored.success, details: scored.details };
   }
   if (run.timedOut) {
@@ -31,3 +31,10 @@ export const pytestScorer: Scorer = (run) => {
   const score = summary.passed;
   return { output: cleaned, score, maxScore, success: run.exitCode === 0 && maxScore !== null && score >= maxScore, details: summary };
 };
+
+/** The text without its trailing newlines (a scan: `/\n+$/` is quadratic on a run of newlines that does not end the text). */
+function trimNewlinesEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end -= 1;
+  return text.slice(0, end);
+}

@@ -4,9 +4,12 @@
  */
 export function normalizeEntrypoint(entrypoint: string, python: string): string {
   const trimmed = entrypoint.trim();
-  const match = /^(\S+)(\s+[\s\S]*)?$/.exec(trimmed);
-  if (!match) return trimmed;
-  const [, first = '', rest = ''] = match;
+  if (trimmed === '') return trimmed;
+  // The first word and the rest (from the whitespace after it): a scan, not a backtracking regex.
+  let end = 0;
+  while (end < trimmed.length && (trimmed[end] as string).trim() !== '') end += 1;
+  const first = trimmed.slice(0, end);
+  const rest = trimmed.slice(end);
   if (first === 'python' || first === 'python3') return `${python}${rest}`;
   if (first === 'pytest') return `${python} -m pytest${rest}`;
   return trimmed;

@@ -12,10 +12,21 @@ function digest(text: string): Buffer {
 export function bearerCheck(token: string): (authorization: string | undefined) => void {
   const expected = digest(token);
   return (authorization) => {
-    const given = /^Bearer[ ]+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+    const given = bearerToken(authorization);
     if (given === undefined) throw unauthorized('This server needs a bearer token: send `Authorization: Bearer <token>`.');
     if (!timingSafeEqual(digest(given), expected)) throw unauthorized('The bearer token is not the one this server was started with.');
   };
+}
+
+/**
+ * The token of `Bearer <token>` (the scheme in any case, then spaces), trimmed; undefined when the
+ * header is no bearer header. A scan, linear in the header, with `/^Bearer[ ]+(.+)$/i`'s answers.
+ */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (authorization === undefined || authorization.length < 8) return undefined;
+  if (authorization.slice(0, 6).toLowerCase() !== 'bearer' || authorization[6] !== ' ') return undefined;
+  if (/[\n\r\u2028\u2029]/.test(authorization)) return undefined;
+  return authorization.slice(7).trim();
 }
 
 function unauthorized(message: string): ServerError {
