@@ -33,6 +33,13 @@ describe.each(backends)('bash on $name', (backend) => {
     expect(observation).toEqual({ source: 'bash', observation: `${env.terminal.workdir}\nprint("hello")` });
   });
 
+  it('runs `python script.py`, as agents type it, with the configured interpreter', async () => {
+    const { env, bash } = await started();
+    expect((await bash({ command: 'python app.py' })).observation).toBe('hello');
+    const configured = (await env.terminal.run(`${env.terminal.python} -c 'import sys; print(sys.executable)'`)).output.trim();
+    expect((await bash({ command: "python -c 'import sys; print(sys.executable)'" })).observation).toBe(configured);
+  });
+
   it('says so when a successful command prints nothing', async () => {
     const { bash } = await started();
     expect((await bash({ command: 'true' })).observation).toBe(NO_OUTPUT_TEXT);
