@@ -18,6 +18,8 @@ export { checkPluginPackage } from './plugin/check-plugin-package.js';
 export { specVersionProblem } from './plugin/spec-version.js';
 export type { ExpectedTests, PytestReport, PytestSummary, StructuredPytestRun, TestOutcome } from './scoring/pytest-types.js';
 export type * from './terminal/index.js';
+export { defineSynthGenerator, describeSynthGeneratorProblem, isSynthGenerator } from './synth/define-synth-generator.js';
+export type { SynthCandidate, SynthContext, SynthGeneratorV1 } from './synth/synth-generator-v1.js';
 export { assertToolPlugin, defineToolPlugin, describeToolPluginProblem, isToolPlugin } from './tool/define-tool-plugin.js';
 export type { JsonSchemaObject, JsonSchemaProperty, JsonSchemaType } from './tool/json-schema.js';
 export type { ToolCallInfo, ToolInstance, ToolPluginV1, ToolSchema } from './tool/tool-plugin-v1.js';

@@ -3,7 +3,7 @@ import { DebugGymError, type DebugGymErrorOptions } from './debug-gym-error.js';
 /** A plugin (tool or benchmark) could not be found, imported, or has the wrong shape. */
 export class PluginLoadError extends DebugGymError {
   readonly specifier: string;
-  constructor(specifier: string, message: string, options?: DebugGymErrorOptions & { kind?: 'tool' | 'benchmark'; code?: string }) {
+  constructor(specifier: string, message: string, options?: DebugGymErrorOptions & { kind?: 'tool' | 'benchmark' | 'synth'; code?: string }) {
     super(options?.code ?? 'DG_PLUGIN_LOAD_FAILED', `Could not load ${options?.kind ?? 'tool'} plugin '${specifier}': ${message}`, options);
     this.specifier = specifier;
   }
@@ -11,7 +11,7 @@ export class PluginLoadError extends DebugGymError {
 
 /** The package's `"debug-gym"` manifest and the plugin's code disagree (kind, name, aliases, package name or version). */
 export class PluginManifestError extends PluginLoadError {
-  constructor(specifier: string, message: string, options?: DebugGymErrorOptions & { kind?: 'tool' | 'benchmark' }) {
+  constructor(specifier: string, message: string, options?: DebugGymErrorOptions & { kind?: 'tool' | 'benchmark' | 'synth' }) {
     super(specifier, message, { ...options, code: 'DG_PLUGIN_MANIFEST_MISMATCH' });
   }
 }
@@ -22,7 +22,7 @@ export class SpecVersionError extends PluginLoadError {
   readonly pluginSpecVersion: string;
   /** The spec version of the host that loads it (`SPEC_VERSION`). */
   readonly hostSpecVersion: string;
-  constructor(specifier: string, pluginSpecVersion: string, hostSpecVersion: string, advice: string, options?: DebugGymErrorOptions & { kind?: 'tool' | 'benchmark' }) {
+  constructor(specifier: string, pluginSpecVersion: string, hostSpecVersion: string, advice: string, options?: DebugGymErrorOptions & { kind?: 'tool' | 'benchmark' | 'synth' }) {
     super(specifier, `it was written against plugin spec ${pluginSpecVersion}, this debug-gym implements spec ${hostSpecVersion}. ${advice}`, {
       ...options,
       code: 'DG_PLUGIN_SPEC_INCOMPATIBLE',

@@ -1,3 +1,4 @@
+import type { SynthGeneratorV1 } from '../synth/synth-generator-v1.js';
 import type { BenchmarkV1 } from '../benchmark/benchmark-v1.js';
 import { PluginManifestError, SpecVersionError } from '../errors/index.js';
 import type { ToolPluginV1 } from '../tool/tool-plugin-v1.js';
@@ -17,7 +18,7 @@ export function checkMeta(kind: PluginKind, specifier: string, meta: PluginMeta)
 export function checkAgainstManifest(
   kind: PluginKind,
   specifier: string,
-  plugin: ToolPluginV1<unknown> | BenchmarkV1,
+  plugin: ToolPluginV1<unknown> | BenchmarkV1 | SynthGeneratorV1,
   manifest: PluginManifest,
   packageJson: { name: string; version: string },
 ): void {

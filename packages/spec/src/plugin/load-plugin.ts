@@ -8,6 +8,8 @@ import type { BenchmarkV1 } from '../benchmark/benchmark-v1.js';
 import { PluginLoadError } from '../errors/index.js';
 import { describeToolPluginProblem } from '../tool/define-tool-plugin.js';
 import type { ToolPluginV1 } from '../tool/tool-plugin-v1.js';
+import { describeSynthGeneratorProblem } from '../synth/define-synth-generator.js';
+import type { SynthGeneratorV1 } from '../synth/synth-generator-v1.js';
 import { checkAgainstManifest, checkMeta } from './check-manifest.js';
 import { pluginCandidates } from './plugin-candidates.js';
 import type { PluginKind, PluginManifest } from './plugin-meta.js';
@@ -27,6 +29,7 @@ export interface LoadPluginOptions {
 export interface PluginByKind {
   tool: ToolPluginV1<unknown>;
   benchmark: BenchmarkV1;
+  synth: SynthGeneratorV1;
 }
 
 /** A loaded plugin with what the loader learned on the way. */
@@ -164,6 +167,11 @@ async function importPlugin<K extends PluginKind>(kind: K, specifier: string, en
       throw new PluginLoadError(specifier, `${entry} does not export a benchmark (an object with specificationVersion: 'benchmark-v1', name and loadTasks(); use defineBenchmark).`, { kind });
     }
     return benchmark as PluginByKind[K];
+  }
+  if (kind === 'synth') {
+    const problem = describeSynthGeneratorProblem(module.default);
+    if (problem) throw new PluginLoadError(specifier, `${entry}: ${problem}`, { kind });
+    return module.default as PluginByKind[K];
   }
   const problem = describeToolPluginProblem(module.default);
   if (problem) throw new PluginLoadError(specifier, problem, { kind });

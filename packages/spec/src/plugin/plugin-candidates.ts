@@ -1,9 +1,9 @@
 import type { PluginKind } from './plugin-meta.js';
 
-const PREFIX: Record<PluginKind, string> = { tool: 'tool', benchmark: 'bench' };
+const PREFIX: Record<PluginKind, string> = { tool: 'tool', benchmark: 'bench', synth: 'synth' };
 
 /**
- * Candidate package names for a config entry, in lookup order (tools shown; benchmarks use `bench`):
+ * Candidate package names for a config entry, in lookup order (tools shown; benchmarks use `bench`, bug generators `synth`):
  * `pdb` → `@debug-gym/tool-pdb`, `debug-gym-tool-pdb`; `@acme/pdb` → `@acme/debug-gym-tool-pdb`, `@acme/pdb`;
  * a full package name (`@acme/debug-gym-tool-x`, `@acme/tool-x`, `debug-gym-tool-x`) is used as-is.
  */

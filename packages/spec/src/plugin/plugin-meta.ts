@@ -25,11 +25,11 @@ export interface PluginMeta {
 /** The `"debug-gym"` field of a plugin package's package.json: what the loader reads before importing. */
 export interface PluginManifest {
   kind: PluginKind;
-  /** The tool name (`pdb`) or benchmark name (`aider`) the code must declare. */
+  /** The tool name (`pdb`), benchmark name (`aider`) or synth generator name (`ast`) the code must declare. */
   name: string;
   /** Other names of a tool (`edit` for `rewrite`); must equal the plugin's `aliases`. */
   aliases?: string[];
 }
 
 /** What a plugin package provides. */
-export type PluginKind = 'tool' | 'benchmark';
+export type PluginKind = 'tool' | 'benchmark' | 'synth';

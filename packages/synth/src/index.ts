@@ -1,0 +1,10 @@
+export { isTestFile, runBaseline, type Baseline } from './baseline.js';
+export { TEST_CMD, emptyCounts, instanceRow, readmeTable, type OperatorCounts, type SynthInstance } from './dataset.js';
+export { failureSignature, mutatedLines, taskFeatures, type TaskFeatures } from './features.js';
+export { prepareRepository } from './prepare-repository.js';
+export { interleaved, seededRandom, shuffled } from './seeded-random.js';
+export { SynthError } from './synth-error.js';
+export { synthesize, type GeneratorChoice, type SynthOptions, type SynthProgress, type SynthReport } from './synthesize.js';
+export { RUNNER_SCRIPT, SandboxTestRunner, type RunnerOutput, type TestResult } from './test-runner.js';
+export { applyEdit, applyReverse, unifiedPatch } from './unified-patch.js';
+export { validateCandidate, type CandidateResult, type CandidateVerdict, type ValidationContext } from './validate-candidate.js';
