@@ -10,6 +10,7 @@ import { runMcp, type McpCommandOptions } from './commands/mcp.js';
 import { replayCommand, type ReplayCommandOptions } from './commands/replay.js';
 import { runCommand, type RunCommandOptions } from './commands/run.js';
 import { runServe } from './commands/serve.js';
+import { runSynth, type SynthCommandOptions } from './commands/synth.js';
 import { CLI_VERSION } from './version.js';
 import { viewCommand, type ViewCommandOptions } from './commands/view.js';
 import { ConfigError } from './config/config-error.js';
@@ -28,6 +29,7 @@ export interface CommandHandlers {
   demo(options: DemoOptions): Promise<unknown>;
   gc(options: GcCommandOptions): Promise<unknown>;
   view(run: string, options: ViewCommandOptions): Promise<unknown>;
+  synth(repository: string, options: SynthCommandOptions): Promise<unknown>;
 }
 
 const defaultHandlers: CommandHandlers = {
@@ -42,6 +44,7 @@ const defaultHandlers: CommandHandlers = {
   demo: runDemo,
   gc: (options) => runGc(options),
   view: viewCommand,
+  synth: (repository, options) => runSynth(repository, options),
 };
 
 /** `debug-gym serve`'s options: `--http` and the HTTP server's settings (which need `--http`). */
@@ -278,6 +281,24 @@ export function createProgram(handlers: Partial<CommandHandlers> = {}): Command 
     .option('--port <n>', 'port for --serve (default: any free port)', portNumber)
     .action(async (run: string, options: ViewCommandOptions) => {
       await commands.view(run, pick(options));
+    });
+
+  program
+    .command('synth')
+    .description('Synthesize validated debugging tasks from a Python repository whose tests pass: bugs from generator plugins, kept when tests that passed fail and the reverse patch restores them; written as SWE-smith instances with a README table.')
+    .argument('<repository>', 'a folder holding a Python project and its pytest suite (e.g. an unpacked Debian source package)')
+    .requiredOption('--out <dataset>', 'the dataset folder to write (new or empty)')
+    .option('--seed <n>', 'the same seed gives the same dataset', nonNegativeInt, 0)
+    .option('--max <n>', 'stop once this many tasks are kept', positiveInt)
+    .option('--needs-debugger', 'keep only tasks whose mutated line is in no failing test\'s traceback')
+    .option('--generators <list>', 'synth plugins and operators, comma-separated: ast, ast/off-by-one, ...', 'ast')
+    .option('--terminal <type>', 'sandbox the tests run in: auto, bubblewrap, docker, local', 'auto')
+    .option('-n, --workers <n>', 'sandboxes validating at once', positiveInt, 2)
+    .option('--max-candidates <n>', 'try at most this many candidates', positiveInt)
+    .option('--name <name>', 'the repository\'s name in instance ids (default: its folder\'s)')
+    .option('--check <n>', 'tasks run through debug-gym check\'s rules (SWE-smith plugin, no-op fails, gold passes) before writing; 0: none', nonNegativeInt, 5)
+    .action(async (repository: string, options: SynthCommandOptions) => {
+      await commands.synth(repository, pick(options));
     });
   return program;
 }

@@ -16,6 +16,7 @@ function parse(argv: string[]): { handlers: { [K in keyof CommandHandlers]: Retu
     gc: vi.fn(async () => undefined),
     check: vi.fn(async () => undefined),
     view: vi.fn(async () => undefined),
+    synth: vi.fn(async () => undefined),
   };
   const errors: string[] = [];
   const program = createProgram(handlers).configureOutput({ writeErr: (text) => errors.push(text), writeOut: (text) => errors.push(text) });
@@ -24,6 +25,27 @@ function parse(argv: string[]): { handlers: { [K in keyof CommandHandlers]: Retu
 }
 
 describe('command-line parsing', () => {
+  test('synth takes the repository, --out, --seed, --max, --needs-debugger, --generators, --terminal, -n and --check', async () => {
+    const { handlers, run } = parse(['synth', 'repo', '--out', 'ds', '--seed', '7', '--max', '30', '--needs-debugger', '--generators', 'ast/off-by-one,ast/swap-arguments', '--terminal', 'bubblewrap', '-n', '1', '--check', '0']);
+    await run;
+    expect(handlers.synth).toHaveBeenCalledWith('repo', {
+      out: 'ds',
+      seed: 7,
+      max: 30,
+      needsDebugger: true,
+      generators: 'ast/off-by-one,ast/swap-arguments',
+      terminal: 'bubblewrap',
+      workers: 1,
+      check: 0,
+    });
+  });
+
+  test('synth without --out is refused before anything runs', async () => {
+    const { handlers, run } = parse(['synth', 'repo']);
+    await expect(run).rejects.toThrow();
+    expect(handlers.synth).not.toHaveBeenCalled();
+  });
+
   test('check takes the target, --repeat, --terminal, --tasks, -n, the report paths, --min-margin and --timeout-retries', async () => {
     const { handlers, run } = parse(['check', 'aider', '--repeat', '3', '--terminal', 'docker', '--tasks', 'two_fer,bowling', '-n', '2', '--json', 'h.json', '--markdown', 'h.md', '--min-margin', '2.5', '--timeout-retries', '0']);
     await run;

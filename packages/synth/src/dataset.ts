@@ -72,13 +72,15 @@ export interface OperatorCounts {
   flaky: number;
   timeout: number;
   duplicate: number;
+  /** Valid, but dropped by the dataset's health check. */
+  unhealthy: number;
 }
 
-export const emptyCounts = (): OperatorCounts => ({ tried: 0, valid: 0, kept: 0, needsDebugger: 0, noTestFails: 0, uncovered: 0, flaky: 0, timeout: 0, duplicate: 0 });
+export const emptyCounts = (): OperatorCounts => ({ tried: 0, valid: 0, kept: 0, needsDebugger: 0, noTestFails: 0, uncovered: 0, flaky: 0, timeout: 0, duplicate: 0, unhealthy: 0 });
 
 /** The README table of a dataset (Markdown). */
 export function readmeTable(counts: Map<string, OperatorCounts>): string {
-  const header = '| generator | tried | no test fails | uncovered | flaky | timeout | duplicate | valid | kept | needs a debugger |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+  const header = '| generator | tried | no test fails | uncovered | flaky | timeout | duplicate | valid | unhealthy | kept | needs a debugger |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
   const total = emptyCounts();
   const rows = [...counts.keys()].sort().map((name) => {
     const row = counts.get(name) as OperatorCounts;
@@ -90,5 +92,5 @@ export function readmeTable(counts: Map<string, OperatorCounts>): string {
 
 function line(name: string, row: OperatorCounts): string {
   const share = row.kept ? ` (${Math.round((100 * row.needsDebugger) / row.kept)} %)` : '';
-  return `| ${name} | ${row.tried} | ${row.noTestFails} | ${row.uncovered} | ${row.flaky} | ${row.timeout} | ${row.duplicate} | ${row.valid} | ${row.kept} | ${row.needsDebugger}${share} |`;
+  return `| ${name} | ${row.tried} | ${row.noTestFails} | ${row.uncovered} | ${row.flaky} | ${row.timeout} | ${row.duplicate} | ${row.valid} | ${row.unhealthy} | ${row.kept} | ${row.needsDebugger}${share} |`;
 }

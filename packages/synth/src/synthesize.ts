@@ -40,10 +40,16 @@ export interface SynthOptions {
   name?: string;
   onProgress?: (progress: SynthProgress) => void;
   log?: (message: string) => void;
+  /**
+   * Health check of the dataset before it is written (the CLI runs `debug-gym check`'s rules through
+   * the SWE-smith plugin): given the instances file in its final layout, the ids of unhealthy tasks
+   * with why. They are dropped and counted; the dataset is written without them.
+   */
+  healthCheck?: (instancesPath: string, instances: readonly SynthInstance[]) => Promise<Map<string, string[]>>;
 }
 
 export interface SynthProgress {
-  phase: 'baseline' | 'generate' | 'validate' | 'write';
+  phase: 'baseline' | 'generate' | 'validate' | 'health' | 'write';
   done: number;
   total: number;
   kept: number;
@@ -60,6 +66,8 @@ export interface SynthReport {
   testRuns: number;
   durationMs: { baseline: number; generate: number; validate: number; total: number };
   seed: number;
+  /** Tasks the health check dropped, with why. */
+  unhealthy: Record<string, string[]>;
 }
 
 /** Synthesize a dataset: baseline, candidates from every generator, validation in sandboxes, features, dedup, write. */
@@ -90,10 +98,26 @@ export async function synthesize(options: SynthOptions): Promise<SynthReport> {
     const decided = await validateAll(candidates, runners, { baseline, sources, timeoutMs }, options);
     const validated = Date.now();
     const createdAt = new Date(0).toISOString().replace('Z', '');
-    const instances = decided.kept.map((result) => instanceRow(result, { name, commit, path: repoRelative }, seed, createdAt));
-    options.onProgress?.({ phase: 'write', done: 0, total: 1, kept: instances.length });
+    let instances = decided.kept.map((result) => instanceRow(result, { name, commit, path: repoRelative }, seed, createdAt));
     const instancesPath = join(partial, 'instances.jsonl');
-    writeFileSync(instancesPath, instances.map((row) => JSON.stringify(row)).join('\n') + (instances.length ? '\n' : ''));
+    const writeInstances = (): void => writeFileSync(instancesPath, instances.map((row) => JSON.stringify(row)).join('\n') + (instances.length ? '\n' : ''));
+    writeInstances();
+    const unhealthy: Record<string, string[]> = {};
+    if (options.healthCheck && instances.length > 0) {
+      options.onProgress?.({ phase: 'health', done: 0, total: instances.length, kept: instances.length });
+      for (const [id, problems] of await options.healthCheck(instancesPath, instances)) unhealthy[id] = problems;
+      instances = instances.filter((row) => !unhealthy[row.instance_id]);
+      for (const result of decided.kept) {
+        const row = decided.counts.get(`${result.candidate.generator}/${result.candidate.operator}`);
+        if (row && !instances.some((instance) => instance.patch === result.patch)) {
+          row.kept -= 1;
+          row.unhealthy += 1;
+          if (result.features?.needs_debugger) row.needsDebugger -= 1;
+        }
+      }
+      writeInstances();
+    }
+    options.onProgress?.({ phase: 'write', done: 0, total: 1, kept: instances.length });
     const report: SynthReport = {
       out,
       instancesPath: join(out, 'instances.jsonl'),
@@ -105,6 +129,7 @@ export async function synthesize(options: SynthOptions): Promise<SynthReport> {
       testRuns: decided.testRuns,
       durationMs: { baseline: baselineDone - started, generate: generated - baselineDone, validate: validated - generated, total: Date.now() - started },
       seed,
+      unhealthy,
     };
     writeFileSync(join(partial, 'README.md'), datasetReadme(report, name, options));
     writeFileSync(join(partial, 'synth-report.json'), JSON.stringify({ ...report, instances: undefined, counts: Object.fromEntries(report.counts) }, null, 2) + '\n');
