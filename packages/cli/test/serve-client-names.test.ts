@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { testPython, testdir } from '@debug-gym/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
+import { createProgram } from '../src/index.js';
 import { resolveServerToken } from '../src/serve/server-token.js';
 import { buggyRepo } from './helpers/fixtures.js';
 import { binPath, repoRoot } from './helpers/cli.js';
@@ -87,6 +88,18 @@ describe('debug-gym serve (stdio): a client names plugins, never paths (issue 26
     expect(other.ran()).toBe(true);
     expect(any.stderr()).toContain('WARNING: --allow-plugin-paths');
     await any.end();
+  });
+});
+
+describe('the operator\'s flags', () => {
+  test('--allow-plugin and --repo-root repeat, and apply to plain serve as to serve --http; the budget flags only with --http', async () => {
+    const seen: unknown[] = [];
+    const program = createProgram({ serve: async (options) => void seen.push(options) });
+    await program.parseAsync(['node', 'debug-gym', 'serve', '--allow-plugin', 'a', '--allow-plugin', './b.mjs', '--repo-root', '/srv/repos', '--allow-plugin-paths', '--allow-benchmark-options']);
+    expect(seen[0]).toEqual({ allowPlugin: ['a', './b.mjs'], repoRoot: ['/srv/repos'], allowPluginPaths: true, allowBenchmarkOptions: true });
+    await createProgram({ serve: async (options) => void seen.push(options) }).parseAsync(['node', 'debug-gym', 'serve', '--http', '--token-file', '/t', '--memory-budget', '20g', '--pids-budget', '9000']);
+    expect(seen[1]).toEqual({ http: true, tokenFile: '/t', memoryBudget: '20g', pidsBudget: 9000 });
+    await expect(createProgram().parseAsync(['node', 'debug-gym', 'serve', '--pids-budget', '10'])).rejects.toMatchObject({ message: expect.stringContaining('--pids-budget only apply with --http') });
   });
 });
 
