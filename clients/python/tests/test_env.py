@@ -133,12 +133,21 @@ def test_errors_are_typed_and_precise(server, options):
     assert gone.value.code == "DG_SERVER_UNAVAILABLE" and "127.0.0.1:9" in gone.value.message
 
 
-def test_a_server_with_a_token_refuses_clients_without_it(options):
-    with LocalServer([*SERVER_ARGS, "--token", "s3cret"]) as secured:
+def test_a_server_with_a_token_refuses_clients_without_it(options, tmp_path, monkeypatch):
+    # The token from a private file (not the command line, which every local user can read).
+    token_file = tmp_path / "token"
+    token_file.write_text("s3cret\n")
+    token_file.chmod(0o600)
+    with LocalServer([*SERVER_ARGS, "--token-file", str(token_file)]) as secured:
         with pytest.raises(DebugGymError) as refused:
             DebugGymEnv(secured.url, token="wrong", **options).reset()
         assert refused.value.status == 401 and refused.value.code == "DG_UNAUTHORIZED"
         with DebugGymEnv(secured.url, token="s3cret", **options) as env:
+            assert env.reset()[1]["max_score"] == 2
+        # The client reads DEBUG_GYM_TOKEN (before the older DEBUG_GYM_SERVER_TOKEN) when given no token.
+        monkeypatch.setenv("DEBUG_GYM_SERVER_TOKEN", "wrong")
+        monkeypatch.setenv("DEBUG_GYM_TOKEN", "s3cret")
+        with DebugGymEnv(secured.url, **options) as env:
             assert env.reset()[1]["max_score"] == 2
 
 
