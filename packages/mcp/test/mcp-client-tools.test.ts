@@ -20,7 +20,7 @@ interface ExampleHttpServer {
   close(): Promise<void>;
 }
 const exampleServer = fileURLToPath(new URL('./fixtures/example-server.mjs', import.meta.url));
-const startHttp = startExampleHttpServer as (port?: number) => Promise<ExampleHttpServer>;
+const startHttp = startExampleHttpServer as (port?: number, options?: { token?: string }) => Promise<ExampleHttpServer>;
 
 /** A port nothing listens on: bound, noted, closed. */
 async function freePort(): Promise<number> {
@@ -121,6 +121,25 @@ describe('discovery', () => {
     const wrongPath = await discoverMcpTools({ name: 'wrong', url: server.url.replace('/mcp', '/api'), transport: 'streamable_http' }).catch((caught: unknown) => caught);
     expect(wrongPath).toMatchObject({ code: 'DG_MCP_SERVER_UNAVAILABLE' });
     expect((wrongPath as Error).message).toMatch(/answered HTTP 404: .*Check the `url` path/);
+  });
+
+  it('sends `headers` with every request; without them a server that wants a token says so', async () => {
+    const guarded = await startHttp(0, { token: 'sesame' });
+    try {
+      const refused = await discoverMcpTools({ name: 'guarded', url: guarded.url, transport: 'streamable_http' }).catch((caught: unknown) => caught);
+      expect(refused).toMatchObject({ code: 'DG_MCP_SERVER_UNAVAILABLE' });
+      expect((refused as Error).message).toMatch(/answered HTTP 401: .*Check `headers` \(e\.g\. the Authorization token\)/);
+      const tools = await discoverMcpTools({ name: 'guarded', url: guarded.url, headers: { Authorization: 'Bearer sesame' }, tools: ['add'] });
+      const env = repoEnv(tools);
+      try {
+        await env.reset();
+        expect((await env.step({ name: 'add', arguments: { a: 1, b: 2 } })).stepObservation.observation).toBe('3');
+      } finally {
+        await env.close();
+      }
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('connects to an SSE-only server (the original default transport): by the fallback, or with transport: sse', async () => {

@@ -69,6 +69,23 @@ export const terminalSchema = z.strictObject({
   start_timeout_seconds: nonNegative.optional(),
 });
 
+/**
+ * `mcp_servers.<name>:` — an MCP server whose tools become env tools (the original's keys; `command`,
+ * `args`, `env` and `cwd` add stdio servers). `${VAR}` in `headers` and `env` values reads the environment.
+ */
+export const mcpServerSchema = z.strictObject({
+  url: z.string().optional(),
+  transport: z.enum(['streamable_http', 'sse', 'stdio'], { error: "must be 'streamable_http', 'sse' or 'stdio'" }).optional(),
+  headers: z.record(z.string(), z.string(), { error: 'must be a mapping of header names to strings' }).optional(),
+  command: z.string().optional(),
+  args: stringList.optional(),
+  env: z.record(z.string(), z.string(), { error: 'must be a mapping of variable names to strings' }).optional(),
+  cwd: z.string().optional(),
+  tool_prefix: z.string().regex(/^[\w-]*$/, 'may only contain letters, digits, `_` and `-`').optional(),
+  tools: stringList.optional(),
+  timeout: z.number({ error: 'must be a number of seconds' }).positive('must be above 0').optional(),
+});
+
 const toolEntry = z.union([z.string(), z.record(z.string(), z.record(z.string(), z.unknown()).nullable())], {
   error: 'must be a list of tool names, or of `{name: {options}}` items',
 });
@@ -86,6 +103,8 @@ export const sectionSchema = z.strictObject({
   env: envSchema.optional(),
   terminal: terminalSchema.optional(),
   tools: z.array(toolEntry, { error: 'must be a list of tool names' }).optional(),
+  /** MCP servers whose tools are added to the env's (`mcp_servers: { name: { url | command, ... } }`). */
+  mcp_servers: z.record(z.string(), mcpServerSchema, { error: 'must be a mapping of server names to { url: ... } or { command: ... }' }).optional(),
   llm_name: z.string().nullable().optional(),
   llm_config_file_path: z.string().nullable().optional(),
   generate_kwargs: z.record(z.string(), z.unknown()).optional(),
@@ -112,6 +131,7 @@ export const sectionSchema = z.strictObject({
 export type ConfigSection = z.infer<typeof sectionSchema>;
 export type EnvSection = z.infer<typeof envSchema>;
 export type TerminalSection = z.infer<typeof terminalSchema>;
+export type McpServerSection = z.infer<typeof mcpServerSchema>;
 
 /** The merged, validated configuration of one run: `base` + the agent's section + `-p` overrides. */
 export interface RunConfig extends ConfigSection {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { redactSecrets, type TrajectoryStep } from '@debug-gym/agents';
 import type { BenchmarkDataset, BenchmarkTask, BenchmarkV1, EnvInfo } from '@debug-gym/core';
 import { loadBenchmark } from '../bench/load-benchmark.js';
+import { toolEntryName } from '../bundled-tools.js';
 import { ConfigError } from '../config/config-error.js';
 import type { RunConfig } from '../config/config-schema.js';
 import { ExitError } from '../exit-error.js';
@@ -11,7 +12,8 @@ import { createLoadProgress } from './load-progress.js';
 import { createReporter } from './reporters.js';
 import { computeTotals, taskSummary, totalsText, writeResults, type RunResults } from './results.js';
 import { renderResultsTable } from './results-table.js';
-import { resolveTerminalType, runEpisode, type EpisodeSetup } from './run-episode.js';
+import { envToolEntries, resolveTerminalType, runEpisode, type EpisodeSetup } from './run-episode.js';
+import { discoverConfiguredMcpTools } from './mcp-servers.js';
 import { stepBlock, stepLine } from './step-log.js';
 import { createTaskAgent, type CreateTaskAgentOptions } from './task-agent.js';
 import { customTask } from './task-env.js';
@@ -95,6 +97,15 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
   const interactive = agent.interactive || options.debug === true;
   const workers = interactive ? 1 : config.workers;
   if (interactive && config.workers > 1) warn(`Running one task at a time (${agent.interactive ? 'human model' : '--debug'}), not ${config.workers}.`);
+  // Before the first episode: a server that cannot be reached stops the run here, not in every episode.
+  const mcpTools = await discoverConfiguredMcpTools(config, {
+    ...(options.configDir ? { configDir: options.configDir } : {}),
+    reservedNames: envToolEntries(config, agent).map(toolEntryName),
+    log: warn,
+  }).catch(async (error: unknown) => {
+    await agent.close();
+    throw error;
+  });
   const terminalType = await resolveTerminalType(config.terminal.type, warn);
   const outDir = resolve(config.output_path, config.run_id);
   const what = dataset ? `${tasks.length} ${dataset.benchmark} task${tasks.length === 1 ? '' : 's'}` : `${tasks[0]?.id} (${tasks[0]?.path})`;
@@ -138,6 +149,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResults
     freshGrading: options.freshGrading ?? config.fresh_grading ?? dataset !== null,
     timeoutRetries: config.timeout_retries ?? 1,
     ...(config.terminal.pool_size ? { pools: new TerminalPools(config.terminal.pool_size) } : {}),
+    ...(mcpTools.length > 0 ? { mcpTools } : {}),
   };
   let outcome;
   try {

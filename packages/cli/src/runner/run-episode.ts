@@ -1,4 +1,4 @@
-import { RepoEnv, type BenchmarkTask } from '@debug-gym/core';
+import { RepoEnv, type BenchmarkTask, type ToolPluginV1 } from '@debug-gym/core';
 import type { AgentRunOptions, EpisodeOutcome } from '@debug-gym/agents';
 import { autoTerminalOverride, bubblewrapAvailable, createTerminal, dockerAvailable, ensureImage, type TerminalType } from '@debug-gym/terminal';
 import { toolEntryName } from '../bundled-tools.js';
@@ -40,6 +40,8 @@ export interface EpisodeSetup {
   timeoutRetries?: number;
   /** Warm sandboxes for the episodes (`terminal.pool_size`); absent: every episode starts its own. */
   pools?: TerminalPools;
+  /** The `mcp_servers` tools (discovered once for the run), added after the env's own tools. */
+  mcpTools?: readonly ToolPluginV1[];
 }
 
 /** An episode result with the fresh grading that replaced its score. */
@@ -61,7 +63,7 @@ export async function runEpisode(setup: EpisodeSetup, task: BenchmarkTask, optio
     (terminalOptions as { image?: string }).image = await ensureImage(task.docker.dockerfile);
   }
   const terminal = setup.pools ? await setup.pools.terminal(terminalOptions) : await createTerminal(terminalOptions);
-  const tools = toolSpecs({ ...config, tools: envToolEntries(config, agent) }, agent.tools);
+  const tools = [...toolSpecs({ ...config, tools: envToolEntries(config, agent) }, agent.tools), ...(setup.mcpTools ?? [])];
   const envOpts = envOptions(config, task, tools, setup.pluginsFrom);
   const env = new RepoEnv({ ...envOpts, terminal });
   const taskDetails = {

@@ -37,6 +37,9 @@ export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): st
       current = unwrap(child);
     } else if (current instanceof z.ZodArray) {
       current = unwrap(current.element as z.ZodType);
+    } else if (current instanceof z.ZodRecord) {
+      // A mapping of names to settings (`mcp_servers: { <name>: {...} }`): any key, then the value's schema.
+      current = unwrap(current.valueType as z.ZodType);
     } else if (current instanceof z.ZodUnion) {
       const object = (current.options as z.ZodType[]).map(unwrap).find((option) => option instanceof z.ZodObject);
       if (!object) return [];
