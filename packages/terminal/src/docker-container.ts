@@ -10,6 +10,7 @@ import {
   ensureDefaultImage,
   ownerLabels,
   pullImage,
+  registerContainer,
   unregisterContainer,
 } from './docker-engine.js';
 import { LAUNCH_ENV_PREFIX, sandboxLaunch } from './docker-helper-client.js';
@@ -189,4 +190,33 @@ export function unavailable(error: unknown, what: string): Error {
       ? ' Is the Docker engine running and its socket readable (scripts/start-docker.sh)?'
       : '';
   return new SandboxUnavailableError(`${what}: ${(error as Error).message}.${hint}`, { cause: error });
+}
+
+/**
+ * The image's tree at `path` as a tar stream, from a container of the image that never starts (the
+ * sandbox's own would show its tmpfs there, and the engine holds a container's lock while one of
+ * its archives streams, which would keep the sandbox from starting); undefined when the image has
+ * nothing there. `release` removes that container once the stream was read.
+ */
+export async function imageTree(docker: Docker, image: string, path: string): Promise<{ archive: NodeJS.ReadableStream | undefined; release: () => Promise<void> }> {
+  const source = await docker.createContainer({
+    Image: image,
+    Entrypoint: [],
+    Cmd: ['true'],
+    NetworkDisabled: true,
+    Labels: ownerLabels(),
+    HostConfig: { NetworkMode: 'none', LogConfig: { Type: 'none', Config: {} } },
+  });
+  registerContainer(docker, source.id);
+  const release = async (): Promise<void> => {
+    await removeContainer(source).catch(() => undefined);
+    unregisterContainer(source.id);
+  };
+  try {
+    return { archive: await source.getArchive({ path }), release };
+  } catch (error) {
+    await release();
+    if ((error as { statusCode?: number }).statusCode === 404) return { archive: undefined, release: async () => undefined };
+    throw error;
+  }
 }

@@ -21,15 +21,8 @@ export class DockerSandbox extends HelperSandbox {
     super();
   }
 
-  /** The image's tree at the `imageTree` path of start(), as a tar stream (undefined: none, or taken). */
-  private imageArchive: NodeJS.ReadableStream | undefined;
-
-  /**
-   * Create and start a container, with its helper ready; nothing is left behind when it fails. With
-   * `imageTree`, the image's content at that path is asked for before the container starts (so no
-   * tmpfs the container mounts there can hide it) and kept for `takeImageTree()`.
-   */
-  static async start(config: ContainerConfig, imageTree?: string): Promise<DockerSandbox> {
+  /** Create and start a container, with its helper ready; nothing is left behind when it fails. */
+  static async start(config: ContainerConfig): Promise<DockerSandbox> {
     const container = await createContainer(config);
     registerContainer(config.docker, container.id);
     const sandbox = new DockerSandbox(container, config);
@@ -40,8 +33,6 @@ export class DockerSandbox extends HelperSandbox {
         config,
         async (target) => {
           attached?.close();
-          sandbox.dropImageTree();
-          if (imageTree !== undefined) sandbox.imageArchive = await archiveOf(target, imageTree);
           attached = await attachHelper(target);
         },
         (replacement) => {
@@ -54,22 +45,9 @@ export class DockerSandbox extends HelperSandbox {
       return sandbox;
     } catch (error) {
       attached?.close();
-      sandbox.dropImageTree();
       await sandbox.close();
       throw error;
     }
-  }
-
-  /** The tar stream of the image's tree asked for at start (once; undefined when the image has none there). */
-  takeImageTree(): NodeJS.ReadableStream | undefined {
-    const archive = this.imageArchive;
-    this.imageArchive = undefined;
-    return archive;
-  }
-
-  private dropImageTree(): void {
-    (this.imageArchive as { destroy?: () => void } | undefined)?.destroy?.();
-    this.imageArchive = undefined;
   }
 
   protected deathReason(): Promise<string | undefined> {
@@ -107,21 +85,10 @@ export class DockerSandbox extends HelperSandbox {
 
   /** Kill and remove the container in one call; every process in it dies with it. */
   protected async destroy(): Promise<void> {
-    this.dropImageTree();
     try {
       await removeContainer(this.container);
     } finally {
       unregisterContainer(this.container.id);
     }
-  }
-}
-
-/** The tar stream of `path` in a created container (its image's content there), or undefined when it has none. */
-async function archiveOf(container: Docker.Container, path: string): Promise<NodeJS.ReadableStream | undefined> {
-  try {
-    return await container.getArchive({ path });
-  } catch (error) {
-    if ((error as { statusCode?: number }).statusCode === 404) return undefined;
-    throw error;
   }
 }

@@ -20,6 +20,7 @@ import { type DockerConnection, connectDocker, defaultImageName } from './docker
 import { HelperLostError, type HelperResponse } from './docker-helper-client.js';
 import { DEFAULT_LIMITS, type SandboxUser, checkLimits, sandboxUser, readOnlyRoot, storageQuotaSupported, workdirFromImage } from './docker-limits.js';
 import { DockerSandbox } from './docker-sandbox.js';
+import { imageTree, unavailable } from './docker-container.js';
 import { openHelperSession } from './docker-session.js';
 import { helperRunResult, runFailure } from './docker-run-result.js';
 import { archiveBytes, packDirectory, reownArchive } from './docker-tar.js';
@@ -176,9 +177,8 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
     try {
       const storageQuota = this.options.disk === false || readOnlyRoot(this.options) ? false : await storageQuotaSupported(this.docker);
       const config = { docker: this.docker, options: this.options, workdir: this.workdirPath, image, python: this.python, storageQuota };
-      const fromImage = workdirFromImage(this.options) && !this.emptyWorkdir;
-      this.sandbox = await DockerSandbox.start(config, fromImage ? this.workdirPath : undefined);
-      if (fromImage) await this.fillFromImage(this.sandbox);
+      this.sandbox = await DockerSandbox.start(config);
+      if (workdirFromImage(this.options) && !this.emptyWorkdir) await this.fillFromImage(this.sandbox, image);
       for (const command of this.options.setupCommands ?? []) await this.runSetupCommand(command);
       // The working copy (a repository baked into the image, what set-up made) becomes the sandbox user's.
       await this.sandbox.call('own', { path: this.workdirPath }, { retry: true });
@@ -318,8 +318,10 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
    * A repository baked into the image at a custom `workdir`, on a read-only root: its tmpfs is filled
    * with the image's content there (a tar from the engine, extracted by the helper as it streams).
    */
-  private async fillFromImage(sandbox: DockerSandbox): Promise<void> {
-    const archive = sandbox.takeImageTree();
+  private async fillFromImage(sandbox: DockerSandbox, image: string): Promise<void> {
+    const { archive, release } = await imageTree(this.docker, image, this.workdirPath).catch((error: unknown) => {
+      throw unavailable(error, `Could not read ${this.workdirPath} of the image ${image}`);
+    });
     if (!archive) return;
     try {
       const owner = sandboxUser(this.options) ?? { uid: Number(sandbox.info?.uid ?? 0), gid: Number(sandbox.info?.gid ?? 0) };
@@ -329,6 +331,8 @@ export class DockerTerminal extends HelperBackedFiles implements Terminal {
         ? ` It does not fit the working copy's tmpfs of ${String(this.options.disk ?? DEFAULT_LIMITS.disk)} (disk): raise disk, or set readOnlyRoot: false to keep it in the image's writable layer (uncapped there).`
         : '';
       throw new SandboxUnavailableError(`Copying the image's ${this.workdirPath} into the sandbox's working copy failed: ${(error as Error).message}.${full}`, { cause: error });
+    } finally {
+      await release();
     }
   }
 
