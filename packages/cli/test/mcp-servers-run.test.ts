@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testPython, testdir } from '@debug-gym/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parse } from 'yaml';
 import { runCommand } from '../src/index.js';
+import { resolveRunConfig } from '../src/config/load-run-config.js';
 import { mcpServerConfig } from '../src/runner/mcp-servers.js';
 import { buggyRepo } from './helpers/fixtures.js';
 import { startChatServer, toolCallCompletion, type ChatServer } from './helpers/chat-server.js';
@@ -95,7 +97,8 @@ describe('debug-gym run with mcp_servers', () => {
       '      timeout: 30',
       '    dg:',
       `      command: ${process.execPath}`,
-      `      args: [${binPath}, mcp, --path, ${notes}, --terminal, local, --tools, view]`,
+      // The notes folder has no tests: a trivial entrypoint keeps the server's start (its env's reset) short.
+      `      args: [${binPath}, mcp, --path, ${notes}, --entrypoint, "python -c pass", --terminal, local, --tools, view]`,
       `      env: { DEBUG_GYM_PYTHON: ${testPython} }`,
       '      tool_prefix: dg_',
       '      timeout: 120',
@@ -127,7 +130,7 @@ describe('debug-gym run with mcp_servers', () => {
     }
     // Every session the episode opened was closed with its env.
     expect(example.sessions.size).toBe(0);
-  });
+  }, 300_000);
 
   it('a server that fails mid-episode: the call says why, the other tools work, the episode goes on and the server is used again once it is back', async () => {
     example = await startExample();
@@ -183,6 +186,17 @@ describe('debug-gym run with mcp_servers', () => {
     expect(filter).toMatchObject({ code: 'DG_MCP_SERVER_CONFIG' });
     expect(filter.message).toMatch(/^MCP server `one`: `tools` names `serch`, which the server .* does not have\. Its tools: add, echo, tag\.search/);
     expect(chat.requests).toHaveLength(0);
+  });
+
+  it("the mcp README's config snippet is a valid run config", () => {
+    const readme = readFileSync(new URL('../../mcp/README.md', import.meta.url), 'utf8');
+    const snippet = /```yaml\n(base:\n[\s\S]*?mcp_servers:[\s\S]*?)```/.exec(readme)?.[1] as string;
+    expect(snippet).toBeDefined();
+    const config = resolveRunConfig(parse(snippet), { agent: 'base', environmentOnly: true, baseDir: '/cfg' });
+    expect(Object.keys(config.mcp_servers ?? {})).toEqual(['docs', 'local']);
+    const local = mcpServerConfig('local', config.mcp_servers?.local ?? {}, { configDir: '/cfg' });
+    expect(local).toMatchObject({ command: 'npx', cwd: '/cfg', env: { ACME_HOME: '/data/acme' } });
+    expect(mcpServerConfig('docs', config.mcp_servers?.docs ?? {}, { environment: { DOCS_TOKEN: 't' } })).toMatchObject({ toolPrefix: 'docs_', tools: ['search', 'fetch'], headers: { Authorization: 'Bearer t' }, timeout: 120 });
   });
 
   it('maps a config entry to the client options: stdio runs in the config folder by default, a relative cwd is resolved from it', () => {
