@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { defineSynthGenerator, DebugGymError, type SynthCandidate, type SynthContext } from '@debug-gym/spec';
 import { meta } from './meta.js';
 
@@ -25,7 +25,7 @@ export const AST_OPERATORS = [
 export type AstOperator = (typeof AST_OPERATORS)[number];
 
 /** The mutator (standard-library Python), shipped beside `dist/` and `src/`. */
-export const MUTATE_SCRIPT = fileURLToPath(new URL('../python/mutate.py', import.meta.url));
+export const MUTATE_SCRIPT = join(import.meta.dirname, '..', 'python', 'mutate.py');
 
 /** What `mutate.py` says about one file set: the valid candidates and the rejected ones by `operator:reason`. */
 export interface AstMutationResult {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Terminal } from '@debug-gym/spec';
 import { SynthError } from './synth-error.js';
 
 /** The in-sandbox runner (standard-library Python + pytest), shipped beside `dist/` and `src/`. */
-export const RUNNER_SCRIPT = fileURLToPath(new URL('../python/runner.py', import.meta.url));
+export const RUNNER_SCRIPT = join(import.meta.dirname, '..', 'python', 'runner.py');
 const MARKER = '@@debug-gym-synth-result@@';
 const SANDBOX_SCRIPT = '/tmp/debug-gym-synth/runner.py';
 

@@ -20,7 +20,7 @@ export interface LoadPluginOptions {
   /**
    * Modules (a file URL such as `import.meta.url`, or a path) whose own dependencies are searched
    * for packages before `from`: the CLI passes its own, so the plugins it bundles load wherever
-   * the config file lives (`import.meta.resolve`'s parent, for several parents).
+   * the config file lives (the parent of `import.meta`'s `resolve`, for several parents).
    */
   parents?: readonly (string | URL)[];
 }
