@@ -32,6 +32,8 @@ export interface JailSpec {
   env: Record<string, string>;
   /** cgroup directories bwrap is started in (it joins them before it execs, so nothing runs outside). */
   cgroups?: string[];
+  /** What bwrap reads from file descriptors 3, 4, ... (in this order) for its `--file` arguments. */
+  fileData?: string[];
 }
 
 /** Joins the cgroups named before `--`, then execs the rest; a failed join ends it before bwrap runs. */
@@ -83,7 +85,14 @@ export class BubblewrapJail {
     const args = [...setenv, ...spec.args, shell, '-c', launcher, spec.python, HELPER_BOOTSTRAP_UNDUMPABLE, String(Buffer.byteLength(HELPER_SOURCE, 'utf8'))];
     // Its own process group, so a lease can name it for gc (the jail also dies with its parent).
     const [command, commandArgs] = spec.cgroups?.length ? ['/bin/sh', ['-c', ENTER_CGROUPS, 'sh', ...spec.cgroups, '--', bwrap, ...args]] : [bwrap, args];
-    const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'pipe'], env: host, cwd: '/', detached: true });
+    const fileData = spec.fileData ?? [];
+    const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'pipe', ...fileData.map(() => 'pipe' as const)], env: host, cwd: '/', detached: true });
+    // Small (well under a pipe's buffer): written at once, closed so bwrap reads to the end.
+    fileData.forEach((data, index) => {
+      const pipe = child.stdio[3 + index] as NodeJS.WritableStream | null;
+      pipe?.on('error', () => undefined);
+      pipe?.end(data);
+    });
     const stream = Duplex.from({ readable: child.stdout, writable: child.stdin });
     const helper = new HelperClient(stream, 'raw');
     const jail = new BubblewrapJail(child, helper);

@@ -11,8 +11,8 @@ export interface LayoutInput {
   readOnly: string[];
   /** Sizes of the jail's writable tmpfs mounts, in bytes. */
   sizes: { workdir: number; tmp: number; shm: number };
-  /** Host directories shown read-only at another path in the jail (the `python` wrappers). */
-  binds?: Array<{ source: string; target: string }>;
+  /** Files bwrap writes into the jail from a file descriptor it inherits (the `python` wrappers), read-only once it is built. */
+  files?: Array<{ fd: number; target: string; mode: string }>;
 }
 
 /**
@@ -58,9 +58,9 @@ export function bubblewrapLayout(input: LayoutInput): string[] {
     args.push('--ro-bind', path, path);
     shown.push(path);
   }
-  for (const { source, target } of input.binds ?? []) {
+  for (const { fd, target, mode } of input.files ?? []) {
     makeParents(target);
-    args.push('--ro-bind', source, target);
+    args.push('--perms', mode, '--file', String(fd), target);
   }
   makeParents(input.workdir);
   // World-writable: as root the jail's processes run as a random uid, which cannot own the mount.

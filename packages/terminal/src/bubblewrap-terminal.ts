@@ -4,9 +4,7 @@
  * run inside the jail. The Terminal API lives here.
  */
 import { randomInt } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 import type {
   ForkServerOptions,
   ForkServerStatus,
@@ -35,7 +33,7 @@ import { openHelperSession } from './docker-session.js';
 import { packDirectory } from './docker-tar.js';
 import { untarInto } from './bubblewrap-copy.js';
 import { pythonBinDirs, pythonInstall } from './python-paths.js';
-import { SANDBOX_BIN_DIR, writePythonWrappers } from './python-wrappers.js';
+import { PYTHON_COMMANDS, SANDBOX_BIN_DIR, pythonWrapper } from './python-wrappers.js';
 import { SANDBOX_FIXED_ENV, sandboxEnv } from './sandbox-env.js';
 import { HelperBackedFiles, requireHostDirectory } from './helper-backed-files.js';
 import { DEFAULT_FORK_GROUPS, forkServerStatus, forkStartParams, pythonParam } from './fork-server.js';
@@ -105,8 +103,6 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
   private jail: BubblewrapJail | undefined;
   private lease: Lease | undefined;
   private cgroup: JailCgroup | undefined;
-  /** The host directory of this sandbox's `python` wrappers (shown at SANDBOX_BIN_DIR). */
-  private binDir: string | undefined;
   private readonly limits: CgroupLimits;
 
   constructor(private readonly options: BubblewrapTerminalOptions = {}) {
@@ -140,22 +136,10 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
     }
     const maxProcesses = this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
     const maxMemoryBytes = this.options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
-    await sweepStaleLeases();
-    const lease = Lease.open(this.kind);
-    this.lease = lease;
-    // python, python3, pip, pip3: the configured interpreter, from a host directory of this sandbox's shown read-only.
-    let bin: string;
-    try {
-      bin = await mkdtemp(join(tmpdir(), 'debug-gym-'));
-      lease.addDir(bin);
-      this.binDir = bin;
-      await writePythonWrappers(bin, install.executable, SANDBOX_BIN_DIR);
-    } catch (error) {
-      await this.releaseHostResources();
-      throw error;
-    }
+    // python, python3, pip, pip3: the configured interpreter, written by bwrap from pipes (nothing on the host), read-only in the jail.
+    const wrappers = PYTHON_COMMANDS.map((name) => pythonWrapper(name, install.executable as string, SANDBOX_BIN_DIR));
     const layout = bubblewrapLayout({
-      binds: [{ source: bin, target: SANDBOX_BIN_DIR }],
+      files: PYTHON_COMMANDS.map((name, index) => ({ fd: 3 + index, target: `${SANDBOX_BIN_DIR}/${name}`, mode: '0755' })),
       workdir: this.workdirPath,
       readOnly: [...install.paths, ...(this.options.readOnlyPaths ?? [])],
       sizes: {
@@ -175,6 +159,9 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
     // --new-session: nothing in the jail can push input into a terminal we share (TIOCSTI).
     const args = [...namespaces, '--die-with-parent', '--new-session', '--chdir', this.workdirPath, ...layout, ...dropRoot];
     const env = sandboxEnv({ home: SANDBOX_HOME, term: 'dumb', pathFirst: [SANDBOX_BIN_DIR, ...pythonBinDirs(install)], overrides: [this.options.env] });
+    await sweepStaleLeases();
+    const lease = Lease.open(this.kind);
+    this.lease = lease;
     const cgroup = createJailCgroup(`debug-gym-${lease.id}`, this.limits);
     this.cgroup = cgroup;
     if (cgroup) for (const path of cgroup.paths) lease.addCgroup(path);
@@ -188,6 +175,7 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
         limits: [`ulimit -u ${Math.floor(maxProcesses)}`, `ulimit -v ${Math.floor(maxMemoryBytes / 1024)}`],
         env,
         cgroups: cgroup?.paths,
+        fileData: wrappers,
       });
     } catch (error) {
       await this.releaseHostResources();
@@ -285,9 +273,6 @@ export class BubblewrapTerminal extends HelperBackedFiles implements Terminal {
   private async releaseHostResources(): Promise<void> {
     const cgroup = this.cgroup;
     this.cgroup = undefined;
-    const bin = this.binDir;
-    this.binDir = undefined;
-    if (bin) await rm(bin, { recursive: true, force: true });
     const removed = await Promise.all((cgroup?.paths ?? []).map((path) => removeCgroup(path)));
     if (removed.every(Boolean)) this.lease?.release();
     this.lease = undefined;

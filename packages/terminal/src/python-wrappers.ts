@@ -46,19 +46,6 @@ export function pythonWrapper(name: string, python: string, binDir: string): str
   ].join('\n');
 }
 
-/** Write the scripts for `python` into `dir` (made when missing), readable and executable by everyone. */
-export async function writePythonWrappers(dir: string, python: string, binDir: string = dir): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await chmod(dir, 0o755);
-  await Promise.all(
-    PYTHON_COMMANDS.map(async (name) => {
-      const path = join(dir, name);
-      await writeFile(path, pythonWrapper(name, python, binDir), { mode: 0o755 });
-      await chmod(path, 0o755);
-    }),
-  );
-}
-
 const shared = new Map<string, Promise<string>>();
 
 /**
