@@ -22,7 +22,8 @@
  * `MANIFEST` is substituted by the harness: `{keep, plugins, links, hookFiles}` (`keep`: the pristine
  * candidates' paths, or null = inventory mode: report the candidates and the files hook
  * implementations come from, move nothing, as at reset; `links`: the pristine symlinks, path -> target;
- * `hookFiles`: the files the pristine run's hook implementations came from, or null when unknown). What changes with every
+ * `hookFiles`: the files the pristine run's hook implementations and outside plugin modules came
+ * from, or null when unknown; `inipath`: the configuration file the pristine run read, or null). What changes with every
  * run comes from the launcher's own directory, `/tmp/debug-gym-score-TOKEN`: the report and the
  * moved-files record are written there, set-aside files get the suffix `.debug-gym-aside-TOKEN`. The
  * source is then the same for every run of an env, which a fork server compiles once.
@@ -223,6 +224,11 @@ class Recorder:
 
     def pytest_configure(self, config):
         self.config = config
+        inipath = getattr(config, 'inipath', None) or getattr(config, 'inifile', None)
+        self.inipath = self.recorded_path(str(inipath)) if inipath else ''
+        expected = MANIFEST.get('inipath')
+        if self.allowed_plugins is not None and expected is not None and self.inipath != expected:
+            self.tampered.append('pytest read its configuration from %s, the pristine run from %s' % (self.inipath or 'no file', expected or 'no file'))
         self.meta_path = list(sys.meta_path)
         plugins = config.pluginmanager.get_plugins()
         for plugin in plugins:
@@ -244,7 +250,15 @@ class Recorder:
             return
         lexical, real = os.path.abspath(path), os.path.realpath(path)
         if not self.inside(lexical) and not self.inside(real):
-            return  # judged by where its hook implementations' code comes from (audit_hooks)
+            # A module from outside the working copy (an installed plugin; a conftest.py in a parent
+            # directory): one the pristine run loaded, or pytest's own. Other objects are judged by
+            # where their hook implementations' code comes from (audit_hooks).
+            if type(plugin).__name__ == 'module' and not any(real.startswith(prefix) for prefix in self.trusted_dirs):
+                if self.allowed_plugins is None:
+                    self.hook_files.add(real)
+                elif self.pristine_hook_files is not None and real not in self.pristine_hook_files:
+                    self.tampered.append('a pytest plugin from outside the working copy (%s) that the pristine run did not load was registered' % real)
+            return
         if lexical != real:
             self.tampered.append('a pytest plugin reached through a symlink (%s -> %s) was registered' % (lexical, real))
             return
@@ -256,6 +270,11 @@ class Recorder:
             self.workdir_plugins.add((name, rel))
         elif (name, rel) not in self.allowed_plugins:
             self.tampered.append('a pytest plugin from the working copy (%s) was registered' % rel)
+
+    def recorded_path(self, path):
+        """A path as the report records it: relative inside the working copy, real outside."""
+        real = os.path.realpath(path)
+        return os.path.relpath(real, self.workdir).replace(os.sep, '/') if self.inside(real) else real
 
     def hook_file(self, function):
         """The file a hook implementation's code comes from, as recorded: relative inside the working
@@ -367,6 +386,7 @@ class Recorder:
             'type': 'finished', 'exitstatus': exitstatus, 'candidates': self.found, 'setAside': self.moved,
             'plugins': sorted(self.workdir_plugins),
             'hookFiles': sorted(self.hook_files),
+            'inipath': getattr(self, 'inipath', ''),
             'rootdir': os.path.relpath(os.path.realpath(str(self.config.rootpath)), self.workdir).replace(os.sep, '/'),
             'tampered': sorted(set(self.tampered)),
         })

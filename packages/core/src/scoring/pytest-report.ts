@@ -29,6 +29,7 @@ export function parsePytestReport(text: string): PytestReport {
           : [],
         tampered: strings(record.tampered),
         hookFiles: strings(record.hookFiles),
+        inipath: typeof record.inipath === 'string' ? record.inipath : '',
       };
     }
   }

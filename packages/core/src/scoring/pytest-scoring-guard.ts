@@ -15,6 +15,8 @@ export class PytestScoringGuard {
   private plugins: Array<[string, string]> | null = null;
   /** Null until the pristine run has said where its hook implementations come from. */
   private hookFiles: string[] | null = null;
+  /** The configuration file the pristine run read ('' for none), null until it ran. */
+  private inipath: string | null = null;
 
   constructor(
     private readonly hostDir: string,
@@ -29,6 +31,7 @@ export class PytestScoringGuard {
     this.expected = other.expected;
     this.plugins = other.plugins;
     this.hookFiles = other.hookFiles;
+    this.inipath = other.inipath;
   }
 
   /** A fresh episode: read the pristine repository again, forget the expected tests. */
@@ -37,6 +40,7 @@ export class PytestScoringGuard {
     this.expected = null;
     this.plugins = null;
     this.hookFiles = null;
+    this.inipath = null;
   }
 
   /**
@@ -53,6 +57,7 @@ export class PytestScoringGuard {
       plugins,
       links: this.inventory.links,
       hookFiles,
+      inipath: pristine ? null : this.inipath,
       timeoutMs,
       fork: this.fork,
     });
@@ -61,6 +66,7 @@ export class PytestScoringGuard {
       // The pristine repository's own plugin modules are allowed, and restored like conftest.py.
       this.plugins = report.finished.plugins;
       this.hookFiles = report.finished.hookFiles ?? [];
+      this.inipath = report.finished.inipath ?? '';
       for (const [, path] of this.plugins) addPristineFile(this.inventory, this.hostDir, path);
       const root = report.finished.rootdir === '.' ? '' : `${report.finished.rootdir}/`;
       for (const id of [...this.expected.ids, ...this.expected.modules]) {

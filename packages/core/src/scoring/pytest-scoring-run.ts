@@ -25,6 +25,8 @@ export interface PytestScoringRunOptions {
    * and when there was none (then only the pristine configuration files are trusted).
    */
   hookFiles: readonly string[] | null;
+  /** The configuration file the pristine run read ('' for none; relative inside the working copy), null when unknown. */
+  inipath: string | null;
   timeoutMs: number;
   /** Let the terminal's fork server start the launcher (when the arguments are plain words). Default false. */
   fork?: boolean;
@@ -46,7 +48,7 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
   const dir = `/tmp/debug-gym-score-${token}`;
   // The launcher derives the report's and the record's paths and the set-aside suffix from its directory.
   const paths = { report: `${dir}/report.jsonl`, moved: `${dir}/moved.json` };
-  const manifest = { keep: options.keep, plugins: options.plugins, links: options.links, hookFiles: options.hookFiles };
+  const manifest = { keep: options.keep, plugins: options.plugins, links: options.links, hookFiles: options.hookFiles, inipath: options.inipath };
   const source = PYTEST_LAUNCHER_SOURCE.replace('__MANIFEST__', () => JSON.stringify(JSON.stringify(manifest)));
   await terminal.writeFile(`${dir}/launch.py`, source);
   let removal: Promise<void> | undefined;

@@ -26,6 +26,8 @@ export interface PytestReport {
      * copy, real paths outside; recorded on the pristine run only).
      */
     hookFiles?: string[];
+    /** The configuration file pytest read ('' for none): relative inside the working copy, real path outside. */
+    inipath?: string;
   } | null;
 }
 
