@@ -9,7 +9,7 @@ import { LocalTerminal } from '@debug-gym/terminal';
 import view from '@debug-gym/tool-view';
 import { testPython, testdir } from '@debug-gym/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { discoverMcpServer, discoverMcpTools, type McpServerConfig } from '../src/index.js';
+import { discoverMcpServer, discoverMcpTools, formatToolResult, toToolParameters, type McpServerConfig } from '../src/index.js';
 // @ts-expect-error: a plain .mjs fixture (it is also run by node as a stdio server), no types
 import { startExampleHttpServer, startExampleSseServer } from './fixtures/example-server.mjs';
 
@@ -313,5 +313,31 @@ describe('over stdio', () => {
       await env.close();
     }
     expect(started().map(alive)).toEqual([false, false, false]);
+  });
+});
+
+describe('results and schemas', () => {
+  it('turns every kind of content into observation text', () => {
+    const blob = Buffer.alloc(3000).toString('base64');
+    expect(formatToolResult({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }, 't')).toBe('one\ntwo');
+    expect(formatToolResult({ content: [{ type: 'audio', mimeType: 'audio/wav', data: blob }] }, 't')).toBe('[audio audio/wav, 2.9 kB]');
+    expect(formatToolResult({ content: [{ type: 'resource', resource: { uri: 'file:///a.txt', text: 'inside a' } }] }, 't')).toBe('inside a');
+    expect(formatToolResult({ content: [{ type: 'resource', resource: { uri: 'file:///a.bin', mimeType: 'application/octet-stream', blob } }] }, 't')).toBe('[resource file:///a.bin (application/octet-stream), 2.9 kB]');
+    expect(formatToolResult({ content: [], structuredContent: { total: 3 } }, 't')).toBe('{\n  "total": 3\n}');
+    expect(formatToolResult({ toolResult: 'legacy answer' }, 't')).toBe('legacy answer');
+    expect(formatToolResult({ content: [] }, 't')).toBe('(the tool returned no content)');
+    expect(formatToolResult({ content: [{ type: 'text', text: 'nope' }], isError: true }, 'lookup')).toBe('The MCP tool `lookup` reported an error:\nnope');
+  });
+
+  it("keeps the server's schema whole, and reduces one the validator cannot compile to its top-level properties", () => {
+    const kept = toToolParameters('t', { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } }, required: ['ids'] });
+    expect(kept).toEqual({ type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } }, required: ['ids'] });
+    const broken = toToolParameters('t', { type: 'object', properties: { q: { $ref: '#/$defs/missing', description: 'query' }, kind: { type: 'string', enum: ['a', 'b'] } }, required: ['q', 'gone'] });
+    expect(broken).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string', description: 'query' }, kind: { type: 'string', description: 'Parameter kind', enum: ['a', 'b'] } },
+      required: ['q'],
+    });
+    expect(toToolParameters('t', undefined)).toEqual({ type: 'object', properties: {} });
   });
 });
