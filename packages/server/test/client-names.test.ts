@@ -5,7 +5,7 @@ import { testdir } from '@debug-gym/test-utils';
 import view from '@debug-gym/tool-view';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import type { ToolSpec } from '../src/index.js';
+import type { ToolSpec } from '@debug-gym/core';
 import { checkTerminalParams } from '../src/params/host-policy.js';
 import { evilPlugin } from './helpers/evil-plugin.js';
 import { buggyRepo, local, TestServer } from './helpers/server.js';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { buggyRepo, local, TestServer } from './helpers/server.js';
 
 // Issue 27 §4: the README promises the body, the header and the query alike for naming a session.
@@ -44,5 +45,24 @@ describe('POST /reset names its session in the body, the X-Session-Id header or 
     expect((await server.post('/step?session_id=same', { action: { name: 'view', arguments: { path: 'app.py' } } })).status).toBe(200);
     expect((await server.post('/step', { action: { name: 'view', arguments: { path: 'app.py' } } }, { 'x-session-id': 'same' })).status).toBe(200);
     expect((await server.post('/close', {}, { 'x-session-id': 'same' })).body).toEqual({ session_id: 'same', closed: true });
+  });
+
+  test("on /ws a reset's session_id may repeat the connection's own id, never name another", async () => {
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`);
+    const replies: Array<{ type: string; data: Record<string, unknown> }> = [];
+    socket.on('message', (data) => replies.push(JSON.parse(String(data)) as { type: string; data: Record<string, unknown> }));
+    const next = async (): Promise<{ type: string; data: Record<string, unknown> }> => {
+      while (replies.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      return replies.shift() as { type: string; data: Record<string, unknown> };
+    };
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'reset', data: { path: buggyRepo(), ...options } }));
+    const opened = await next();
+    const id = opened.data.session_id as string;
+    socket.send(JSON.stringify({ type: 'reset', data: { session_id: 'another', path: buggyRepo(), ...options } }));
+    expect(await next()).toMatchObject({ type: 'error', data: { error_code: 'DG_INVALID_REQUEST', status: 422 } });
+    socket.send(JSON.stringify({ type: 'reset', data: { session_id: id } }));
+    expect(await next()).toMatchObject({ type: 'observation', data: { session_id: id } });
+    socket.close();
   });
 });
