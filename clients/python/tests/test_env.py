@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import FIX, SERVER_ARGS
 
-from debug_gym_client import REWARDS, DebugGymEnv, DebugGymError, EpisodeDoneError, LocalServer, ServerUnavailableError, SessionLostError, to_action
+from debug_gym_client import REWARDS, DebugGymEnv, DebugGymError, EpisodeDoneError, LocalServer, ServerFullError, ServerUnavailableError, SessionLostError, to_action
 
 
 def test_an_episode_through_the_gymnasium_api(server, options):
@@ -149,6 +149,17 @@ def test_a_server_with_a_token_refuses_clients_without_it(options, tmp_path, mon
         monkeypatch.setenv("DEBUG_GYM_TOKEN", "s3cret")
         with DebugGymEnv(secured.url, **options) as env:
             assert env.reset()[1]["max_score"] == 2
+
+
+def test_a_server_whose_sandbox_budget_is_used_answers_server_full_with_the_numbers(options):
+    # Room for one default sandbox (1024 processes) in a 1500-process budget: the second reset waits for it.
+    with LocalServer([*SERVER_ARGS, "--pids-budget", "1500", "--max-sessions", "4"]) as small:
+        with DebugGymEnv(small.url, **options) as first:
+            first.reset()
+            with pytest.raises(ServerFullError) as full:
+                DebugGymEnv(small.url, **options).reset()
+            assert full.value.status == 503 and full.value.code == "DG_SERVER_BUDGET_EXHAUSTED"
+            assert full.value.details["pids"] == {"requested": 1024, "in_use": 1024, "budget": 1500} and full.value.retry_after >= 1
 
 
 def test_local_starts_its_own_server_and_stops_it_on_close(options):

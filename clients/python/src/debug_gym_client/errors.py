@@ -36,7 +36,8 @@ class StepTimeoutError(DebugGymError):
 
 
 class ServerFullError(DebugGymError):
-    """The server holds its maximum of sessions. ``retry_after`` is the server's advice, in seconds."""
+    """The server holds its maximum of sessions, or its sandboxes' limits use its whole budget
+    (``DG_SERVER_BUDGET_EXHAUSTED``). ``retry_after`` is the server's advice, in seconds."""
 
     @property
     def retry_after(self) -> float:
@@ -49,6 +50,7 @@ _BY_CODE: dict[str, type[DebugGymError]] = {
     "DG_EPISODE_DONE": EpisodeDoneError,
     "DG_STEP_TIMEOUT": StepTimeoutError,
     "DG_SERVER_FULL": ServerFullError,
+    "DG_SERVER_BUDGET_EXHAUSTED": ServerFullError,
 }
 
 
