@@ -144,27 +144,30 @@ export function describeTerminalConformance(
         expect(result.output).toBe('1 1 dumb\n');
       });
 
-      it.skipIf(capabilities.pythonCommands !== undefined && capabilities.pythonCommands !== true)(
-        'has python, python3 and pip that are the configured interpreter, in a directory commands cannot change',
-        async () => {
-          const print = "-c 'import sys; print(sys.executable)'";
-          const configured = (await term.run(`${term.python} ${print}`)).output;
+      it('has python, python3 and pip that are the configured interpreter, in a directory commands cannot change (or says why not)', async () => {
+        const print = "-c 'import sys; print(sys.executable)'";
+        const configured = (await term.run(`${term.python} ${print}`)).output;
+        if (capabilities.pythonCommands !== undefined && capabilities.pythonCommands !== true) {
+          // No such directory: PATH is the image's, and the configured interpreter still runs.
           expect(configured).toMatch(/^\/\S+\n$/);
-          if (term.python.startsWith('/')) expect(configured).toBe(`${term.python}\n`);
-          const result = await term.run(`python ${print}; python3 ${print}; printf 'import sys\\nprint("script", sys.argv[1:])\\n' > /tmp/dg-script.py && python /tmp/dg-script.py a b`);
-          expect(result.output).toBe(`${configured}${configured}script ['a', 'b']\n`);
-          // pip is the configured interpreter's (its pip module, or the interpreter saying it has none).
-          const pip = await term.run('pip --version');
-          expect(pip.output).toMatch(/^(pip \S+ from \S+ \(python \d\.\d+\)|\S*python\S*: No module named pip)\n$/);
-          const where = (await term.run('dirname "$(command -v python)"')).output.trim();
-          expect((await term.run('for c in python3 pip pip3; do command -v $c; done')).output).toBe(`${where}/python3\n${where}/pip\n${where}/pip3\n`);
-          expect(where.startsWith(term.workdir)).toBe(false);
-          if (name !== 'local') {
-            const tamper = await term.run(`echo 'echo forged' > ${where}/python3 || echo refused; touch ${where}/pytest 2>/dev/null || echo refused; python3 -c 'print(1)'`);
-            expect(tamper.output).toMatch(/refused\n[\s\S]*refused\n1\n$/);
-          }
-        },
-      );
+          expect((await term.run('echo "$PATH"')).output).not.toContain('/run/debug-gym/bin');
+          return;
+        }
+        expect(configured).toMatch(/^\/\S+\n$/);
+        if (term.python.startsWith('/')) expect(configured).toBe(`${term.python}\n`);
+        const result = await term.run(`python ${print}; python3 ${print}; printf 'import sys\\nprint("script", sys.argv[1:])\\n' > /tmp/dg-script.py && python /tmp/dg-script.py a b`);
+        expect(result.output).toBe(`${configured}${configured}script ['a', 'b']\n`);
+        // pip is the configured interpreter's (its pip module, or the interpreter saying it has none).
+        const pip = await term.run('pip --version');
+        expect(pip.output).toMatch(/^(pip \S+ from \S+ \(python \d\.\d+\)|\S*python\S*: No module named pip)\n$/);
+        const where = (await term.run('dirname "$(command -v python)"')).output.trim();
+        expect((await term.run('for c in python3 pip pip3; do command -v $c; done')).output).toBe(`${where}/python3\n${where}/pip\n${where}/pip3\n`);
+        expect(where.startsWith(term.workdir)).toBe(false);
+        if (name !== 'local') {
+          const tamper = await term.run(`echo 'echo forged' > ${where}/python3 || echo refused; touch ${where}/pytest 2>/dev/null || echo refused; python3 -c 'print(1)'`);
+          expect(tamper.output).toMatch(/refused\n[\s\S]*refused\n1\n$/);
+        }
+      });
 
       it('applies per-call env and cwd', async () => {
         await term.writeFile('sub/dir/file.txt', 'x');
