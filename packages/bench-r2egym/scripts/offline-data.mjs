@@ -22,7 +22,7 @@ const outDir = resolve(args[0] ?? 'r2egym-offline');
 // The Debian source helper ships with @debug-gym/bench-swesmith (a dependency).
 const swesmith = dirname(createRequire(import.meta.url).resolve('@debug-gym/bench-swesmith/package.json'));
 const sourceDir = execFileSync('bash', [join(swesmith, 'scripts', 'debian-source.sh'), 'python-xmltodict'], { encoding: 'utf8' }).trim();
-const built = buildOfflineInstances({ sourceDir, outDir, python: process.env.DEBUG_GYM_PYTHON ?? 'python3', namespace, ...(baseImage ? { baseImage } : {}) });
+const built = await buildOfflineInstances({ sourceDir, outDir, python: process.env.DEBUG_GYM_PYTHON ?? 'python3', namespace, ...(baseImage ? { baseImage } : {}) });
 console.log(`${built.rows.length} R2E-Gym instances over xmltodict in ${outDir}`);
 console.log(`  local folders (any terminal): ${built.localJsonl}`);
 console.log(`  images (Docker):              ${built.jsonl}${built.images.length ? ` (images ${built.images.join(', ')})` : ' (no images: run with --image debug-gym/python-offline:bookworm to build them)'}`);

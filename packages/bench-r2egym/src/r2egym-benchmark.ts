@@ -190,7 +190,8 @@ export function instanceTask(instance: R2egymInstance, emptyDir: string, options
     },
   };
   if (!local) {
-    task.docker = { image, workdir: '/testbed', python: '/testbed/.venv/bin/python', env: { PATH: VENV_PATH, VIRTUAL_ENV: '/testbed/.venv', ...env }, required: true };
+    // 'python' looked up on PATH when it runs: the image's .venv first (the working copy is filled after the sandbox's helper starts).
+    task.docker = { image, workdir: '/testbed', python: 'python', env: { PATH: VENV_PATH, VIRTUAL_ENV: '/testbed/.venv', ...env }, required: true };
   }
   instances.set(task, instance);
   return task;

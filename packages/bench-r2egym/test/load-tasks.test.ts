@@ -81,7 +81,7 @@ describe('reading R2E-Gym instances', () => {
     expect(task?.instructions).toBe('\nf is off by two (1)\n');
     expect(task?.entrypoint).toBe('python -m pytest -W ignore -rA r2e_tests');
     expect(task?.debugEntrypoint).toBe('python -m pytest -sq -W ignore -rA r2e_tests');
-    expect(task?.docker).toMatchObject({ image: `namanjain12/${id(1)}`, workdir: '/testbed', python: '/testbed/.venv/bin/python', required: true, env: { VIRTUAL_ENV: '/testbed/.venv', PYTHONWARNINGS: 'ignore::UserWarning,ignore::SyntaxWarning' } });
+    expect(task?.docker).toMatchObject({ image: `namanjain12/${id(1)}`, workdir: '/testbed', python: 'python', required: true, env: { VIRTUAL_ENV: '/testbed/.venv', PYTHONWARNINGS: 'ignore::UserWarning,ignore::SyntaxWarning' } });
     expect(task?.goldPatch).toBe('diff --git a/src/m.py b/src/m.py\nindex 1111111..2222222 100644\n--- a/src/m.py\n+++ b/src/m.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    return x - 1\n+    return x + 1\n');
     expect(await r2egym.solution?.(task!)).toEqual([{ name: 'rewrite', arguments: { path: 'src/m.py', start: 1, end: 2, new_code: 'def f(x):\n    return x + 1' } }]);
     expect(task?.setupCommands?.join('\n')).toContain('rm -rf r2e_tests run_tests.sh');

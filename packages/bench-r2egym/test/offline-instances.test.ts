@@ -24,7 +24,7 @@ let tasks: BenchmarkTask[] = [];
 beforeAll(async () => {
   const source = execFileSync('bash', [join(import.meta.dirname, '..', '..', 'bench-swesmith', 'scripts', 'debian-source.sh'), 'python-xmltodict'], { encoding: 'utf8' }).trim();
   const out = mkdtempSync(join(tmpdir(), 'r2egym-offline-'));
-  built = buildOfflineInstances({ sourceDir: source, outDir: out, python: testPython });
+  built = await buildOfflineInstances({ sourceDir: source, outDir: out, python: testPython });
   tasks = (await r2egym.loadTasks({ dataPath: built.localJsonl, cacheDir: out })).tasks;
 }, 300_000);
 

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -93,6 +93,24 @@ export interface OfflineDataset {
 const REPO_NAME = 'xmltodict';
 const TESTS_CMD = "PYTHONWARNINGS='ignore::UserWarning,ignore::SyntaxWarning' .venv/bin/python -W ignore -m pytest -rA r2e_tests";
 
+/** A process run without blocking the event loop (a test worker must keep answering while pytest runs). */
+function runProcess(command: string, args: readonly string[], options: { cwd?: string; timeoutMs?: number; input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      resolvePromise({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.name=r2e', '-c', 'user.email=r2e@localhost', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=master', ...args], { cwd, encoding: 'utf8' });
 
@@ -104,16 +122,14 @@ function createTests(repo: string, files: Array<{ name: string; code: string }>)
 }
 
 /** `bash run_tests.sh` in a copy of the repository with a `.venv` pointing at `python` (R2E-Gym's `run_test`). */
-function runTests(repo: string, python: string, timeoutMs: number): { code: number; stdout: string; stderr: string } {
+async function runTests(repo: string, python: string, timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
   const venv = spawnSync(python, ['-m', 'venv', '--system-site-packages', '--without-pip', join(repo, '.venv')], { encoding: 'utf8' });
   if (venv.status !== 0) {
     // No venv module: the interpreter itself stands in for .venv/bin/python.
     mkdirSync(join(repo, '.venv', 'bin'), { recursive: true });
     execFileSync('ln', ['-sf', execFileSync(python, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim(), join(repo, '.venv', 'bin', 'python')]);
   }
-  const run = spawnSync('bash', ['run_tests.sh'], { cwd: repo, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
-  if (run.error) throw run.error;
-  return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
+  return runProcess('bash', ['run_tests.sh'], { cwd: repo, timeoutMs, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
 }
 
 /** R2E-Gym's `ExecutionResult.is_good_exec`: same tests before and after, none worse, some better. */
@@ -156,7 +172,7 @@ sys.exit(1)`;
  * instance's image is built as R2E-Gym's Dockerfiles lay it out (the repository and its `.venv` in
  * /testbed, `run_tests.sh` beside it, the hidden tests in /r2e_tests) and tagged as `docker_image`.
  */
-export function buildOfflineInstances(options: { sourceDir: string; outDir: string; python?: string; baseImage?: string; namespace?: string; commits?: readonly OfflineCommit[]; timeoutMs?: number }): OfflineDataset {
+export async function buildOfflineInstances(options: { sourceDir: string; outDir: string; python?: string; baseImage?: string; namespace?: string; commits?: readonly OfflineCommit[]; timeoutMs?: number }): Promise<OfflineDataset> {
   const python = options.python ?? 'python3';
   const namespace = options.namespace ?? 'debug-gym-offline';
   const rows: Record<string, unknown>[] = [];
@@ -193,7 +209,7 @@ export function buildOfflineInstances(options: { sourceDir: string; outDir: stri
       });
       git(repoDir, 'checkout', '-q', '--detach', oldCommit);
       const testFiles = [...commit.tests.map((test, at) => ({ name: `test_${at + 1}.py`, code: readFileSync(join(repoDir, test), 'utf8') })), { name: `test_${commit.tests.length + 1}.py`, code: EXPECTED_FAILURE_TESTS }];
-      const run = (label: string, content: string): { code: number; stdout: string; stderr: string } => {
+      const run = (label: string, content: string): Promise<{ code: number; stdout: string; stderr: string }> => {
         const copy = join(scratch, `${commit.key}-${label}`);
         cpSync(repoDir, copy, { recursive: true, filter: (source) => !source.endsWith('/.git') });
         writeFileSync(join(copy, commit.file), content);
@@ -201,8 +217,8 @@ export function buildOfflineInstances(options: { sourceDir: string; outDir: stri
         createTests(copy, testFiles);
         return runTests(copy, python, options.timeoutMs ?? 120_000);
       };
-      const before = run('old', fixed.replace(commit.find, commit.replace));
-      const after = run('new', fixed);
+      const before = await run('old', fixed.replace(commit.find, commit.replace));
+      const after = await run('new', fixed);
       const oldParse = parseLogPytest(before.stdout);
       const newParse = parseLogPytest(after.stdout);
       const verdict = isGoodExec(oldParse, newParse);
@@ -254,7 +270,8 @@ export function buildOfflineInstances(options: { sourceDir: string; outDir: stri
             join(context, 'Dockerfile'),
             `FROM ${options.baseImage}\nCOPY testbed /testbed\nWORKDIR /testbed\nRUN python3 -m venv --system-site-packages --without-pip .venv\nENV VIRTUAL_ENV=/testbed/.venv\nENV PATH="$VIRTUAL_ENV/bin:$PATH"\nCOPY r2e_tests-parent/r2e_tests /r2e_tests\n`,
           );
-          execFileSync('docker', ['build', '-q', '-t', image, context], { stdio: 'pipe' });
+          const build = await runProcess('docker', ['build', '-q', '-t', image, context]);
+          if (build.code !== 0) throw new Error(`docker build of ${image} failed:\n${build.stderr.slice(-2000)}`);
           images.push(image);
         } finally {
           rmSync(context, { recursive: true, force: true });

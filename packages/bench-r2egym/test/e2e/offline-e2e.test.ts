@@ -26,7 +26,7 @@ let imageTasks: BenchmarkTask[] = [];
 beforeAll(async () => {
   const source = execFileSync('bash', [join(import.meta.dirname, '..', '..', '..', 'bench-swesmith', 'scripts', 'debian-source.sh'), 'python-xmltodict'], { encoding: 'utf8' }).trim();
   const out = mkdtempSync(join(tmpdir(), 'r2egym-e2e-'));
-  built = buildOfflineInstances({ sourceDir: source, outDir: out, python: testPython, namespace, ...(docker ? { baseImage: testDockerImage } : {}) });
+  built = await buildOfflineInstances({ sourceDir: source, outDir: out, python: testPython, namespace, ...(docker ? { baseImage: testDockerImage } : {}) });
   localTasks = (await r2egym.loadTasks({ dataPath: built.localJsonl, cacheDir: out })).tasks;
   imageTasks = (await r2egym.loadTasks({ dataPath: built.jsonl, cacheDir: out })).tasks;
 }, 900_000);
