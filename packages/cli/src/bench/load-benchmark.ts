@@ -6,7 +6,9 @@ import { ConfigError } from '../config/config-error.js';
 export const BENCHMARK_PACKAGES: Readonly<Record<string, string>> = {
   aider: '@debug-gym/bench-aider',
   'mini-nightmare': '@debug-gym/bench-mini-nightmare',
+  r2egym: '@debug-gym/bench-r2egym',
   swebench: '@debug-gym/bench-swebench',
+  swegym: '@debug-gym/bench-swegym',
   swesmith: '@debug-gym/bench-swesmith',
 };
 
