@@ -60,6 +60,8 @@ describe('building a task\'s env and terminal from the config', () => {
     expect(terminalConfig({ fork_zygote: false }, 'local')).toEqual({ type: 'local', forkZygote: false });
     expect(terminalConfig({ bwrap_path: '/b', max_processes: 5, max_memory_bytes: 6, read_only_paths: ['/x'] }, 'bubblewrap')).toEqual({ type: 'bubblewrap', bwrapPath: '/b', maxProcesses: 5, maxMemoryBytes: 6, readOnlyPaths: ['/x'] });
     expect(terminalConfig({ setup_commands: ['x'], cpus: 1, pids_limit: 9, workdir: '/w', labels: { a: 'b' }, init: false }, 'docker')).toEqual({ type: 'docker', setupCommands: ['x'], cpus: 1, pidsLimit: 9, workdir: '/w', labels: { a: 'b' }, init: false });
+    expect(terminalConfig({ read_only_root: false, tmpfs: { '/root': '256m' } }, 'docker')).toEqual({ type: 'docker', readOnlyRoot: false, tmpfs: { '/root': '256m' } });
+    expect(terminalConfig({ read_only_root: false, tmpfs: { '/home/app': 1024 } }, 'kubernetes')).toMatchObject({ type: 'kubernetes', readOnlyRootFilesystem: false, tmpfs: { '/home/app': 1024 } });
   });
 
   test('the config\'s env keys add to the task\'s own (patterns and setup commands are appended)', () => {

@@ -57,6 +57,10 @@ export const terminalSchema = z.strictObject({
   workdir: z.string().optional(),
   labels: z.record(z.string(), z.string()).optional(),
   init: z.boolean().optional(),
+  /** The container's root file system read-only, only sized tmpfs writable (default true; Kubernetes: readOnlyRootFilesystem). */
+  read_only_root: z.boolean().optional(),
+  /** More sized writable paths of the read-only root (path: size), e.g. `/root: 256m`. */
+  tmpfs: z.record(z.string(), z.union([z.number(), z.string()]), { error: "must map paths to bytes or sizes like '64m'" }).optional(),
   // kubernetes (also: image, setup_commands, memory, cpus, pids_limit, network, workdir, labels)
   namespace: z.string().optional(),
   context: z.string().optional(),

@@ -78,6 +78,7 @@ export function terminalConfig(terminal: TerminalSection, type: 'local' | 'bubbl
     ...containerSettings(terminal),
     ...(terminal.network !== undefined ? { network: terminal.network } : {}),
     ...(terminal.init !== undefined ? { init: terminal.init } : {}),
+    ...(terminal.read_only_root !== undefined ? { readOnlyRoot: terminal.read_only_root } : {}),
     ...taskImageSettings(task, common),
   };
 }
@@ -92,6 +93,7 @@ function containerSettings(terminal: TerminalSection): Record<string, unknown> {
     ...(terminal.pids_limit !== undefined ? { pidsLimit: terminal.pids_limit } : {}),
     ...(terminal.workdir !== undefined ? { workdir: terminal.workdir } : {}),
     ...(terminal.labels ? { labels: terminal.labels } : {}),
+    ...(terminal.tmpfs ? { tmpfs: terminal.tmpfs } : {}),
   };
 }
 
@@ -113,6 +115,7 @@ function kubernetesConfig(terminal: TerminalSection, common: Record<string, unkn
     ...common,
     ...containerSettings(terminal),
     ...(typeof terminal.network === 'boolean' ? { network: terminal.network } : {}),
+    ...(terminal.read_only_root !== undefined ? { readOnlyRootFilesystem: terminal.read_only_root } : {}),
     ...(terminal.namespace !== undefined ? { namespace: terminal.namespace } : {}),
     ...(terminal.context !== undefined ? { context: terminal.context } : {}),
     ...(terminal.kubeconfig !== undefined ? { kubeconfig: terminal.kubeconfig } : {}),
