@@ -1,4 +1,4 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   BenchmarkDataError,
@@ -322,12 +322,29 @@ export async function r2egymSecrets(task: BenchmarkTask): Promise<TaskSecret[]> 
   const secrets: TaskSecret[] = [];
   const fix = task.goldPatch ? addedLines(task.goldPatch) : '';
   const tests = instance.test_files.map((file) => file.code).join('\n');
-  const before = (instance.parsed_commit?.file_diffs ?? []).map((file) => file.old_file_content ?? '');
+  // Lines the agent can read anyway: the files the fix changes as they are before it, and for a local
+  // folder every Python file of the repository (hidden tests are often copies of the repository's own).
+  const before = [...(instance.parsed_commit?.file_diffs ?? []).map((file) => file.old_file_content ?? ''), ...(instance.repo_path ? await pythonSources(instance.repo_path) : [])];
   const testMarker = distinctiveLine(tests, [fix, ...before]);
   if (testMarker) secrets.push({ label: 'hidden tests (r2e_tests)', marker: testMarker, promise: instance.repo_path ? 'sandbox' : 'tools' });
   const goldMarker = fix ? distinctiveLine(fix, [tests, ...before]) : null;
   if (goldMarker) secrets.push({ label: 'reference fix (the fixing commit)', marker: goldMarker, promise: 'tools' });
   return secrets;
+}
+
+/** The text of the Python files of a folder (not .git, .venv, r2e_tests), at most 2,000 files. */
+async function pythonSources(root: string): Promise<string[]> {
+  const texts: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (texts.length >= 2000) return;
+      if (entry.isDirectory()) {
+        if (!['.git', '.venv', HIDDEN_TESTS_DIR, 'node_modules'].includes(entry.name)) await walk(join(dir, entry.name));
+      } else if (entry.isFile() && entry.name.endsWith('.py')) texts.push(await readFile(join(dir, entry.name), 'utf8'));
+    }
+  };
+  await walk(root).catch(() => undefined);
+  return texts;
 }
 
 /**
