@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { defineSynthGenerator, DebugGymError, type SynthCandidate, type SynthContext } from '@debug-gym/spec';
-import { meta } from './meta.js';
+// Imported under another name: vite's SSR transform (vitest, from source) rewrites an imported
+// binding called `meta` inside `import.meta` too, and fails.
+import { meta as manifest } from './meta.js';
 
 /** The mutation operators, in the order `mutate.py` knows them. */
 export const AST_OPERATORS = [
@@ -74,7 +76,7 @@ export async function mutateFiles(options: { python: string; repoDir: string; fi
  */
 export const astGenerator = defineSynthGenerator({
   specificationVersion: 'synth-generator-v1',
-  meta,
+  meta: manifest,
   name: 'ast',
   description: 'Small AST mutations of Python functions (off-by-one, flipped comparisons, swapped arguments, dropped statements, ...)',
   operators: AST_OPERATORS,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testPython } from '@debug-gym/test-utils';
 import { describe, expect, test } from 'vitest';
-import astGenerator, { AST_OPERATORS, mutateFiles } from '../dist/index.js';
+import astGenerator, { AST_OPERATORS, mutateFiles } from '../src/index.js';
 
 /** One small module with something for every operator. */
 const SOURCE = `COPY = None
