@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 // Commands, not a library: one ESM entry each, no type declarations.
 export default defineConfig({
-  entry: ['src/perf.ts', 'src/validate.ts', 'src/viewer-perf.ts', 'src/validate-fork-server.ts'],
+  entry: ['src/perf.ts', 'src/validate.ts', 'src/viewer-perf.ts', 'src/validate-fork-server.ts', 'src/text-linearity.ts'],
   format: ['esm'],
   dts: false,
   sourcemap: true,

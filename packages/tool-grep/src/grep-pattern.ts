@@ -33,7 +33,13 @@ function unicodeEscape(pattern: string, at: number): { text: string; length: num
  * Everything else is passed through; ERE syntax is otherwise a subset of JavaScript's.
  */
 export function translateEre(pattern: string): string {
-  let out = '';
+  // Unchanged runs are copied as slices, replacements pushed between them: linear, and few strings.
+  const parts: string[] = [];
+  let copiedTo = 0;
+  const replace = (from: number, to: number, text: string): void => {
+    parts.push(pattern.slice(copiedTo, from), text);
+    copiedTo = to;
+  };
   let inBracket = false;
   let i = 0;
   while (i < pattern.length) {
@@ -41,29 +47,23 @@ export function translateEre(pattern: string): string {
     if (!inBracket) {
       if (char === '\\' && i + 1 < pattern.length) {
         const unicode = unicodeEscape(pattern, i);
-        if (unicode) {
-          out += unicode.text;
-          i += unicode.length;
-          continue;
-        }
         const next = pattern[i + 1] as string;
-        out += next === '<' || next === '>' ? '\\b' : `\\${next}`;
-        i += 2;
+        if (unicode) replace(i, i + unicode.length, unicode.text);
+        else if (next === '<' || next === '>') replace(i, i + 2, '\\b');
+        i += unicode ? unicode.length : 2;
         continue;
       }
       if (char === '[') {
         inBracket = true;
-        out += char;
         i += 1;
         // A `]` right after `[` or `[^` is a literal member, not the end of the bracket.
-        if (pattern[i] === '^') out += pattern[i++];
+        if (pattern[i] === '^') i += 1;
         if (pattern[i] === ']') {
-          out += '\\]';
+          replace(i, i + 1, '\\]');
           i += 1;
         }
         continue;
       }
-      out += char;
       i += 1;
       continue;
     }
@@ -73,21 +73,22 @@ export function translateEre(pattern: string): string {
     const name = close > i ? pattern.slice(i + 2, close) : '';
     const posix = Object.hasOwn(POSIX_CLASSES, name) ? POSIX_CLASSES[name] : undefined;
     if (posix !== undefined) {
-      out += posix;
+      replace(i, close + 2, posix);
       i = close + 2;
       continue;
     }
     if (char === '\\' && i + 1 < pattern.length) {
       const unicode = unicodeEscape(pattern, i);
-      out += unicode ? unicode.text : char + (pattern[i + 1] as string);
+      if (unicode) replace(i, i + unicode.length, unicode.text);
       i += unicode ? unicode.length : 2;
       continue;
     }
     if (char === ']') inBracket = false;
-    out += char;
     i += 1;
   }
-  return out;
+  if (copiedTo === 0) return pattern;
+  parts.push(pattern.slice(copiedTo));
+  return parts.join('');
 }
 
 /** Longest pattern accepted (longer ones are refused at once; RE2 refuses far shorter ones as too large). */

@@ -86,14 +86,28 @@ function readString(text: string, start: number, quote: string): [string, number
 /**
  * Every top-level `{...}` span in `text` whose braces balance (strings respected), in order, with
  * its start offset. Prose around and between objects is skipped.
+ *
+ * Linear in the text (it is the model's answer): an unbalanced `{` is scanned to the end once, and that
+ * scan also answers for every later `{` it met outside a string (their scans would follow the same
+ * strings, their depth offset by a constant). Only a `{` that scan met inside a string needs a scan of
+ * its own; those rescans share a budget of a few passes over the text, after which the search stops.
  */
 export function findJsonObjects(text: string): Array<{ start: number; end: number; text: string }> {
   const found: Array<{ start: number; end: number; text: string }> = [];
+  let known: Map<number, number> | null = null;
+  let budget = 8 * text.length + 100_000;
   let i = 0;
   while (i < text.length) {
     const open = text.indexOf('{', i);
     if (open < 0) break;
-    const end = matchBrace(text, open);
+    let end: number | undefined = known?.get(open);
+    if (end === undefined) {
+      const scan = scanBraces(text, open);
+      budget -= scan.cost;
+      end = scan.end;
+      known = end < 0 ? scan.ends : null;
+      if (end < 0 && budget < 0) break;
+    }
     if (end < 0) {
       i = open + 1;
       continue;
@@ -104,8 +118,13 @@ export function findJsonObjects(text: string): Array<{ start: number; end: numbe
   return found;
 }
 
-function matchBrace(text: string, open: number): number {
-  let depth = 0;
+/**
+ * The end (after the closing brace) of the object opened at `open`, or -1 when it never closes; and,
+ * for a scan that does not close, the same answer for every `{` after `open` met outside a string.
+ */
+function scanBraces(text: string, open: number): { end: number; ends: Map<number, number>; cost: number } {
+  const ends = new Map<number, number>();
+  const stack: number[] = [];
   let quote: string | null = null;
   for (let i = open; i < text.length; i += 1) {
     const ch = text[i];
@@ -115,11 +134,13 @@ function matchBrace(text: string, open: number): number {
       continue;
     }
     if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '{') depth += 1;
-    else if (ch === '}') {
-      depth -= 1;
-      if (depth === 0) return i + 1;
+    else if (ch === '{') {
+      stack.push(i);
+      ends.set(i, -1);
+    } else if (ch === '}' && stack.length > 0) {
+      ends.set(stack.pop() as number, i + 1);
+      if (stack.length === 0) return { end: i + 1, ends, cost: i + 1 - open };
     }
   }
-  return -1;
+  return { end: -1, ends, cost: text.length - open };
 }

@@ -41,6 +41,36 @@ class StopFinder {
 }
 
 /**
+ * The kept parts of a text, copied into one buffer. Not an array of slices joined at the end: a text of
+ * a million short sequences would make a million small strings for the garbage collector, whose work
+ * then grows faster than the text.
+ */
+class KeptText {
+  private readonly codes: Uint16Array;
+  private length = 0;
+  constructor(private readonly text: string) {
+    this.codes = new Uint16Array(text.length);
+  }
+
+  keep(from: number, to: number): void {
+    const { codes, text } = this;
+    for (let index = from; index < to; index += 1) codes[this.length++] = text.charCodeAt(index);
+  }
+
+  add(code: number, count = 1): void {
+    for (let done = 0; done < count; done += 1) this.codes[this.length++] = code;
+  }
+
+  toString(): string {
+    const chunks: string[] = [];
+    for (let start = 0; start < this.length; start += 8192) {
+      chunks.push(String.fromCharCode.apply(null, this.codes.subarray(start, Math.min(this.length, start + 8192)) as unknown as number[]));
+    }
+    return chunks.join('');
+  }
+}
+
+/**
  * End (exclusive) of the control string whose body starts at `bodyStart`, or -1 when it is not
  * terminated: its body runs to the first BEL, ESC or ST, and must end there in BEL, ST or `ESC \`.
  */
@@ -103,20 +133,21 @@ function sequenceLength(text: string, index: number, stops: StopFinder): number 
  */
 export function stripAnsi(text: string): string {
   const stops = new StopFinder(text);
-  const parts: string[] = [];
+  let out: KeptText | null = null;
   let kept = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     if (code !== ESC && code !== CSI_8BIT && !isControlString8Bit(code)) continue;
     const length = sequenceLength(text, index, stops);
     if (length === 0) continue;
-    if (index > kept) parts.push(text.slice(kept, index));
+    out ??= new KeptText(text);
+    out.keep(kept, index);
     kept = index + length;
     index = kept - 1;
   }
-  if (kept === 0) return text;
-  if (kept < text.length) parts.push(text.slice(kept));
-  return parts.join('');
+  if (out === null) return text;
+  out.keep(kept, text.length);
+  return out.toString();
 }
 
 /** C0 (but tab and newline), DEL and C1: dropped. Carriage returns are handled before this. */
@@ -130,21 +161,22 @@ function isDroppedControl(code: number): boolean {
  */
 export function normalizeOutput(text: string): string {
   const stripped = stripAnsi(text);
-  const parts: string[] = [];
+  let out: KeptText | null = null;
   let kept = 0;
   for (let index = 0; index < stripped.length; index += 1) {
     const code = stripped.charCodeAt(index);
     if (!isDroppedControl(code)) continue;
-    if (index > kept) parts.push(stripped.slice(kept, index));
+    out ??= new KeptText(stripped);
+    out.keep(kept, index);
     if (code === 0x0d) {
       let end = index;
       while (stripped.charCodeAt(end) === 0x0d) end += 1;
       // A run of `\r` before `\n` is one line break; a run elsewhere is one break per `\r`.
       if (stripped.charCodeAt(end) === 0x0a) {
-        parts.push('\n');
+        out.add(0x0a);
         end += 1;
       } else {
-        parts.push('\n'.repeat(end - index));
+        out.add(0x0a, end - index);
       }
       kept = end;
       index = end - 1;
@@ -152,7 +184,7 @@ export function normalizeOutput(text: string): string {
     }
     kept = index + 1;
   }
-  if (kept === 0) return stripped;
-  if (kept < stripped.length) parts.push(stripped.slice(kept));
-  return parts.join('');
+  if (out === null) return stripped;
+  out.keep(kept, stripped.length);
+  return out.toString();
 }
