@@ -8,6 +8,7 @@ export const BENCHMARK_PACKAGES: Readonly<Record<string, string>> = {
   'mini-nightmare': '@debug-gym/bench-mini-nightmare',
   r2egym: '@debug-gym/bench-r2egym',
   swebench: '@debug-gym/bench-swebench',
+  'swebench-debug': '@debug-gym/bench-swebench-debug',
   swegym: '@debug-gym/bench-swegym',
   swesmith: '@debug-gym/bench-swesmith',
 };

@@ -1,0 +1,4 @@
+import { defineConfig } from 'tsup';
+import { packageBuildConfig } from '../../tsup.config.base';
+
+export default defineConfig(packageBuildConfig());
