@@ -13,8 +13,10 @@ import {
 
 const local = (await availableBackends()).find((backend) => backend.name === 'local') as Backend;
 
-function report(lines: object[]): PytestReport {
-  return parsePytestReport(lines.map((line) => JSON.stringify(line)).join('\n'));
+/** A report as the launcher writes it: sealed after its finished record (`sealed: false` leaves that out). */
+function report(lines: object[], { sealed = true } = {}): PytestReport {
+  const finished = lines.some((line) => (line as { type?: string }).type === 'finished');
+  return parsePytestReport([...lines, ...(sealed && finished ? [{ type: 'sealed' }] : [])].map((line) => JSON.stringify(line)).join('\n'));
 }
 
 const FLIP = '@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n';
@@ -39,6 +41,14 @@ describe('pytestArguments', () => {
 });
 
 describe('parsePytestReport', () => {
+  test('a finished report without its seal, or written to after it, is tampering', () => {
+    expect(report([FINISHED]).finished?.tampered).toEqual([]);
+    expect(report([FINISHED], { sealed: false }).finished?.tampered).toEqual([expect.stringMatching(/not sealed at exit/)]);
+    const appended = parsePytestReport([FINISHED, { type: 'sealed' }, { type: 'test', id: 'a', outcome: 'passed' }].map((line) => JSON.stringify(line)).join('\n'));
+    expect(appended.finished?.tampered).toEqual([expect.stringMatching(/after debug-gym sealed it/)]);
+    expect(appended.tests.size).toBe(0);
+  });
+
   it('reads tests, collection errors and the final record', () => {
     const parsed = report([
       { type: 'test', id: 'a.py::t', outcome: 'passed' },

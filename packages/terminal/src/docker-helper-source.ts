@@ -473,12 +473,14 @@ def tree_of(roots, children):
     return seen
 
 
-def leftovers(procs):
+def leftovers(procs, servers=frozenset(), standbys=frozenset()):
     me = os.getpid()
     children = {}
     for pid, (ppid, _, _) in procs.items():
         children.setdefault(ppid, []).append(pid)
-    spared = tree_of(LIVE, children)
+    # A fork server is spared with the runs it started (in LIVE) and the standbys it says it holds,
+    # not with whatever else has it as parent.
+    spared = tree_of(set(LIVE) - set(servers), children) | set(servers) | set(standbys)
     ancestors, pid = set(), me
     while pid in procs and pid not in ancestors:
         ancestors.add(pid)
@@ -502,8 +504,9 @@ def reap_leftovers():
     deadline = time.monotonic() + REAP_SECONDS
     rounds = 0
     while time.monotonic() < deadline:
+        servers, standbys = debug_gym_children(scan_processes())
         with PROCS_LOCK:
-            found = leftovers(scan_processes())
+            found = leftovers(scan_processes(), servers, standbys)
             for pid, ppid, state in found:
                 if state != b"Z":
                     try:
@@ -534,33 +537,35 @@ PAUSED = {}          # pid -> (start time, stopped before the pause): what op_pa
 PAUSE_SECONDS = 5.0  # how long op_pause waits for every thread to stop before killing what has not
 
 
-def fork_server_pids():
-    pids = set()
+def fork_servers():
     with FORKS_LOCK:
-        servers = [FORK] + list(FORKS.values())
-    for server in servers:
-        proc, info = server.proc, server.info
-        if proc is not None and getattr(proc, "pid", None):
-            pids.add(proc.pid)
-        if isinstance(info, dict) and isinstance(info.get("pid"), int):
-            pids.add(info["pid"])
-    return pids
+        return [FORK] + list(FORKS.values())
 
 
-def pausable(procs):
+def debug_gym_children(procs):
+    """(the fork servers' pids, the standbys they hold): children of a server that it forked ahead of
+    a request, by the server's own word, never by their parent pid alone (clone(CLONE_PARENT) gives
+    any child of a server's child the server as parent)."""
+    servers, standbys = set(), set()
+    for server in fork_servers():
+        pids = server.own_pids()
+        servers |= pids
+        if any(ppid in pids and pid not in LIVE for pid, (ppid, _, _) in procs.items()):
+            standbys |= server.standby_pids()
+    return servers, set(pid for pid in standbys if pid in procs and procs[pid][0] in servers)
+
+
+def pausable(procs, servers, standbys):
     """The pids op_pause stops: every live process of the sandbox but debug-gym's own."""
     me = os.getpid()
     spared, pid = {me, 1}, procs.get(me, (0,))[0]
     while pid in procs and pid not in spared:
         spared.add(pid)
         pid = procs[pid][0]
-    servers = fork_server_pids()
     found = []
     for pid, (ppid, state, uid) in procs.items():
-        if pid in spared or pid in servers or state in (b"Z", b"X"):
+        if pid in spared or pid in servers or pid in standbys or state in (b"Z", b"X"):
             continue
-        if ppid in servers and pid not in LIVE:
-            continue  # a standby: forked by the server ahead of a request, it ran nothing yet
         if SWITCH_USER and uid != RUN_AS[0]:
             continue
         found.append(pid)
@@ -592,11 +597,13 @@ def op_pause(req):
         return {"paused": 0, "killed": 0, "supported": False}
     deadline = time.monotonic() + float(req.get("timeout") or PAUSE_SECONDS)
     killed = 0
+    # Asked once: a standby made after this is stopped too (the server then forks afresh).
+    servers, standbys = debug_gym_children(scan_processes())
     while True:
         waiting = []
         with PROCS_LOCK:
             procs = scan_processes()
-            for pid in pausable(procs):
+            for pid in pausable(procs, servers, standbys):
                 if pid not in PAUSED:
                     PAUSED[pid] = (start_time(pid), procs[pid][1] in (b"T", b"t"))
                 elif threads_stopped(pid):

@@ -189,13 +189,37 @@ class ForkServer(object):
             self.answers[rid] = box
         request = dict(request, id=rid)
         try:
-            sock.sendmsg([json.dumps(request).encode("utf-8")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+            ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+            sock.sendmsg([json.dumps(request).encode("utf-8")], ancillary)
             answered = self.await_server(box[0], timeout)
         except OSError as error:
             answered, box[1] = True, {"refused": "the fork server is gone (%s)" % error}
         with self.lock:
             self.answers.pop(rid, None)
         return answered, box[1]
+
+    def standby_pids(self):
+        """The standbys the server holds, as it says (nothing when it does not answer at once)."""
+        with self.lock:
+            if self.state != "ready" or self.sock is None:
+                return set()
+        try:
+            answered, answer = self.ask({"op": "standbys"}, [], 2.0)
+        except Exception:
+            return set()
+        if not answered or not isinstance(answer, dict):
+            return set()
+        return set(pid for pid in answer.get("standbys") or [] if isinstance(pid, int))
+
+    def own_pids(self):
+        """The server process (as started, and as it said hello)."""
+        pids = set()
+        proc, info = self.proc, self.info
+        if proc is not None and getattr(proc, "pid", None):
+            pids.add(proc.pid)
+        if isinstance(info, dict) and isinstance(info.get("pid"), int):
+            pids.add(info["pid"])
+        return pids
 
     @staticmethod
     def await_hello(sock, proc):

@@ -131,6 +131,9 @@ def main():
     sys.dont_write_bytecode = True
     sys.path.insert(0, workdir)
     plugin = Recorder(report, workdir, keep)
+    # First registered, last run: after every atexit handler of the code under test.
+    import atexit
+    atexit.register(plugin.seal)
     plugin.found = found
     plugin.moved = sorted([rel for rel, _ in moved] + [rel for rel, _ in unlinked])
     if refused:
@@ -155,6 +158,7 @@ def main():
         if not inventory and restored == len(moved) + len(unlinked):
             os.unlink(MOVED)
     sys.stdout.flush()
+    plugin.exit_code = int(status)
     sys.exit(int(status))
 
 
@@ -211,7 +215,7 @@ class Recorder:
             self.watched['pluggy.HookCaller.__call__'] = (hook_caller, '__call__')
             self.watched['pluggy.HookCaller.call_historic'] = (hook_caller, 'call_historic')
         self.originals = {name: self.lookup(owner, attr) for name, (owner, attr) in self.watched.items()}
-        self.recorder_methods = {name: getattr(Recorder, name) for name in ('pytest_runtest_logreport', 'pytest_collectreport', 'pytest_sessionfinish', 'finish', 'audit_hooks', 'audit_items', 'check_plugin', 'hook_file')}
+        self.recorder_methods = {name: getattr(Recorder, name) for name in ('pytest_runtest_logreport', 'pytest_collectreport', 'pytest_sessionfinish', 'finish', 'audit_hooks', 'audit_items', 'check_plugin', 'hook_file', 'seal')}
 
     @staticmethod
     def lookup(owner, attr):
@@ -390,8 +394,24 @@ class Recorder:
             'rootdir': os.path.relpath(os.path.realpath(str(self.config.rootpath)), self.workdir).replace(os.sep, '/'),
             'tampered': sorted(set(self.tampered)),
         })
-        self.report.write(''.join(json.dumps(line) + '\n' for line in lines))
+        self.sealed = ''.join(json.dumps(line) + '\n' for line in lines)
+        self.report.write(self.sealed)
         self.report.close()
+
+    def seal(self):
+        """The last thing the process does (registered first with atexit, so it runs after every
+        handler the code under test registered): write the report as it was at the session's end
+        again, with a final seal record, and leave at once (no daemon thread writes after it). A
+        report without the seal scores 0."""
+        text = getattr(self, 'sealed', None)
+        if text is not None:
+            text += json.dumps({'type': 'sealed'}) + '\n'
+            fd = os.open(REPORT, os.O_WRONLY | os.O_TRUNC | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0), 0o600)
+            os.write(fd, text.encode('utf-8'))
+            os.close(fd)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(getattr(self, 'exit_code', 1))
 
 
 main()

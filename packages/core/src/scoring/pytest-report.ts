@@ -5,8 +5,14 @@ const OUTCOMES = new Set<TestOutcome>(['passed', 'failed', 'error', 'skipped', '
 /** Parse the report's JSON lines. Lines that do not parse (a truncated write) end the report unfinished. */
 export function parsePytestReport(text: string): PytestReport {
   const report: PytestReport = { tests: new Map(), collectErrors: [], finished: null };
+  let sealed = false;
+  let afterSeal = false;
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
+    if (sealed) {
+      afterSeal = true;
+      break;
+    }
     let record: Record<string, unknown>;
     try {
       record = JSON.parse(line) as Record<string, unknown>;
@@ -31,7 +37,17 @@ export function parsePytestReport(text: string): PytestReport {
         hookFiles: strings(record.hookFiles),
         inipath: typeof record.inipath === 'string' ? record.inipath : '',
       };
+    } else if (record.type === 'sealed' && report.finished) {
+      sealed = true;
     }
+  }
+  // The launcher seals the report as the process's very last act, after every exit handler of the
+  // code under test: a finished report that is not sealed, or that goes on after its seal, was
+  // changed after pytest was done with it.
+  if (report.finished && (!sealed || afterSeal)) {
+    report.finished.tampered.push(
+      afterSeal ? 'the report was written to after debug-gym sealed it' : 'the report was not sealed at exit (an exit handler or thread of the code under test changed it, or cleared debug-gym\'s)',
+    );
   }
   return report;
 }

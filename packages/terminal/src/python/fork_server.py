@@ -1633,6 +1633,10 @@ def serve():
         request = json.loads(message.decode("utf-8"))
         if ZYGOTE:
             answer = zygote_request(server, request, fds, (ctl,), (wake_r, wake_w))
+        elif request.get("op") == "standbys":
+            # The helper spares exactly these when it pauses or reaps the sandbox's processes: a
+            # child of ours is not a standby because of its parent (clone(CLONE_PARENT) makes one).
+            answer = {"standbys": server.standbys.pids() if server.standbys is not None else []}
         elif len(fds) != 3:
             answer = {"refused": "expected 3 descriptors, got %d" % len(fds)}
         else:
