@@ -48,7 +48,6 @@ export function parseLogPytestWithOptionalPasses(log: string | null | undefined,
 /** R2E-Gym's `decolor_dict_keys`: ANSI colour codes (`\u001b[31m`) out of the keys. */
 export function decolorKeys<T>(map: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
-  // eslint-disable-next-line no-control-regex -- the ANSI escape character is what is removed
   for (const [key, value] of Object.entries(map)) out[key.replace(/\u001b\[\d+m/g, '')] = value;
   return out;
 }

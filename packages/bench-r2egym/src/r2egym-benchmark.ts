@@ -113,7 +113,6 @@ export function r2egymEvaluation(instance: R2egymInstance, env: Record<string, s
  */
 export function r2egymScorer(instance: R2egymInstance): Scorer {
   return (run) => {
-    // eslint-disable-next-line no-control-regex -- ANSI colour codes, as the original strips them
     const output = run.output.replace(/\x1b\[[0-9;]*m|\r/g, '');
     if (run.timedOut) {
       return { output: `Command timed out after ${Math.round(run.timeoutMs / 1000)} seconds${output.trim() ? `\nPartial output:\n${output}` : ''}`, score: 0, maxScore: 1, success: false, details: { reward: 0, reason: 'timeout' } };
@@ -162,7 +161,8 @@ const DEFAULT_INSTRUCTIONS = 'Some tests of this repository fail because of a bu
 export function instanceTask(instance: R2egymInstance, emptyDir: string, options: R2egymOptions = {}): BenchmarkTask {
   const { entrypoint, env } = testCommandOf(instance.repo_name, instance.test_files.map((file) => file.code));
   const local = instance.repo_path !== undefined;
-  const image = options.namespace ? `${options.namespace.replace(/\/+$/, '')}/${instanceIdOf(instance.docker_image)}` : instance.docker_image;
+  const namespace = options.namespace?.endsWith('/') ? options.namespace.slice(0, -1) : options.namespace;
+  const image = namespace ? `${namespace}/${instanceIdOf(instance.docker_image)}` : instance.docker_image;
   const instructions = instructionsOf(instance.problem_statement);
   const goldPatch = goldPatchOf(instance);
   const task: BenchmarkTask = {
