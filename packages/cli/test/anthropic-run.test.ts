@@ -73,3 +73,41 @@ test('debug-gym run with provider: anthropic resolves mini-nightmare shopping_ca
   expect(trajectory).not.toContain(SECRET);
   expect(JSON.parse(trajectory).llm).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5', promptCaching: true });
 });
+
+/** Issue 29's "done means": the shipped config, the original's froggy_agent, Claude through the Messages API. */
+test('debug-gym run configs/mini_nightmare.yaml --agent froggy_agent with provider: anthropic resolves shopping_cart', async () => {
+  const rewrite = { path: FILE, start: 24, new_code: FIXED_GET_TOTAL };
+  server = await startMessagesServer((request) => {
+    const answered = request.body.messages.filter((message) => message.role === 'assistant').length;
+    const script: MessagesReply[] = [
+      { content: [{ type: 'text', text: 'get_total applies the discount wrongly.' }, toolUse('rewrite', rewrite)], usage: { input_tokens: 900, output_tokens: 60 } },
+      { content: [toolUse('eval', {})], usage: { input_tokens: 300, output_tokens: 10 } },
+    ];
+    return script[answered] ?? { status: 500, error: { type: 'api_error', message: 'conversation went past the script' } };
+  });
+  const dir = testdir({
+    'llm.yaml': ['gpt-4o:', '  model: claude-sonnet-4-5', '  provider: anthropic', `  endpoint: ${server.url}`, `  api_key: ${SECRET}`, '  context_limit: 200', '  generate_kwargs: {max_tokens: 4096}'].join('\n'),
+  });
+  const configs = join(import.meta.dirname, '..', 'configs');
+  const capture = captureIo();
+  const results = await runCommand(join(configs, 'mini_nightmare.yaml'), {
+    agent: 'froggy_agent',
+    params: [
+      `base.data_path=${sharedDataPath('mini_nightmare')}`,
+      'base.tasks=[shopping_cart]',
+      `base.llm_config_file_path=${join(dir, 'llm.yaml')}`,
+      `base.terminal={type: local, python: ${testPython}}`,
+      `base.output_path=${testdir({})}`,
+      'base.fresh_grading=false',
+    ],
+    io: capture.io,
+    handleSigint: false,
+  });
+  expect(results.tasks.map((task) => [task.task, task.status, task.steps])).toEqual([['shopping_cart', 'resolved', 2]]);
+  expect(results.agent).toBe('froggy_agent');
+  const first = server.requests[0]?.body;
+  // froggy's own system prompt, sent as Anthropic's system block; its tools as Anthropic tools.
+  expect(JSON.stringify(first?.system)).toContain('You are a debugging agent specialized in fixing Python programs.');
+  expect((first?.tools as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual(['bash', 'eval', 'pdb', 'rewrite', 'submit', 'view']);
+  expect(first?.tool_choice).toEqual({ type: 'any' });
+});
