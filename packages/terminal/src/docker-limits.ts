@@ -118,7 +118,7 @@ export function hostLimits(options: LimitOptions, workdir: string, storageQuota:
   }
   const tmpfs: Record<string, string> = { '/tmp': scratchMount('/tmp', parseMemory(options.tmpSize ?? DEFAULT_LIMITS.tmpSize)) };
   for (const [path, size] of Object.entries({ ...(readOnly ? DEFAULT_TMPFS : {}), ...options.tmpfs })) {
-    const normal = posix.normalize(path).replace(/\/+$/, '');
+    const normal = posix.normalize(path).replace(/(?<!\/)\/+$/, '');
     if (!posix.isAbsolute(normal) || normal === '' || ['/tmp', '/dev/shm', workdir].includes(normal) || normal === '/') {
       throw new RangeError(`tmpfs paths must be absolute and not /, /tmp, /dev/shm or the working copy (tmpSize, shmSize and disk size those), got '${path}'`);
     }
