@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableBackends, testdir, type BackendName } from '@debug-gym/test-utils';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { attack } from '../src/attack.js';
 import { serveBin, terminalParams } from '../src/serve-client.js';
 
@@ -8,7 +8,8 @@ import { serveBin, terminalParams } from '../src/serve-client.js';
  * Issue 26 §2: one agent must not stall the server. One session of a real `debug-gym serve --http`
  * runs an attack again and again, each aimed at a regular expression or parser on the server's event
  * loop; meanwhile another session's `view` must answer with a median under 50 ms, and the attacking
- * episode must get a clear observation. (This row measures time: it is the attack matrix, run on its
+ * episode must get a clear observation. The attacker's sandbox is the row's backend; the victim's is a
+ * local one that only reads a file, so its latency measures the server's event loop, not a sandbox. (This row measures time: it is the attack matrix, run on its
  * own; the linear-time property itself is asserted as a ratio in `pnpm perf:text` and in unit tests.)
  */
 const SANDBOXES: BackendName[] = ['bubblewrap', 'docker'];
@@ -31,9 +32,25 @@ async function post(path: string, body: unknown): Promise<Record<string, unknown
   return answer;
 }
 
+const opened: string[] = [];
+
 async function open(backend: BackendName, tools: string[]): Promise<string> {
   const reset = await post('/reset', { path: repo, terminal: terminalParams(backend), tools, eval_on_reset: false });
+  opened.push(reset.session_id as string);
   return reset.session_id as string;
+}
+
+/** Close what the last attack opened (the server's session budget is small on a small machine). */
+async function closeAll(): Promise<void> {
+  for (const session of opened.splice(0)) await post('/close', { session_id: session }).catch(() => undefined);
+}
+
+/**
+ * The victim: a session whose own sandbox answers in a few milliseconds (the local backend: it runs no
+ * untrusted code, it only reads app.py), so that what its latency shows is the server's event loop.
+ */
+function openVictim(): Promise<string> {
+  return open('local', ['view']);
 }
 
 async function step(session: string, name: string, args: Record<string, unknown>): Promise<string> {
@@ -91,19 +108,21 @@ beforeAll(async () => {
     server.on('exit', (code) => reject(new Error(`serve --http exited ${code}: ${stderr}`)));
   });
 });
+afterEach(closeAll);
 afterAll(() => {
   server?.kill('SIGTERM');
 });
 
 describe.each(backends)('one agent stalls the server ($name)', ({ name: backend }) => {
   attack(
-    'grep: a pattern that backtracks catastrophically in JavaScript, on a+! lines and a 4 MB file, and a *a*a…b path glob against a long name',
+    'grep: a pattern that backtracks catastrophically in JavaScript, on a+! lines of a 3.8 MB file, and a *a*a…b path glob against a long name',
     backend,
     async () => {
-      const victim = await open(backend, ['view']);
+      const victim = await openVictim();
       const attacker = await open(backend, ['grep', 'pdb']);
-      // The agent writes the texts the patterns meet: a 4 MB file of `a…a!` lines and a file with a 200-character name.
-      await step(attacker, 'pdb', { command: "!open('slow.txt', 'w').write(('a' * 40 + '!\\n') * 100000) or open('a' * 200, 'w').write('x')" });
+      // The agent writes the texts the patterns meet: a 3.8 MB file of `a…a!` lines (under grep's 4 MiB
+      // file cap) and a file with a 200-character name.
+      await step(attacker, 'pdb', { command: "!open('slow.txt', 'w').write(('a' * 40 + '!\\n') * 90000) or open('a' * 200, 'w').write('x')" });
       const globPath = `${'*a'.repeat(12)}b`;
       const { samples, attacks } = await underAttack(victim, async () => {
         expect(await step(attacker, 'grep', { pattern: '(a+)+$', path: 'slow.txt' })).toBe("No matches found for pattern '(a+)+$' in slow.txt.");
@@ -123,7 +142,7 @@ describe.each(backends)('one agent stalls the server ($name)', ({ name: backend 
     'output normalization: pdb prints runs of 8-bit C1 introducers, unterminated OSC and CSI, carriage returns',
     backend,
     async () => {
-      const victim = await open(backend, ['view']);
+      const victim = await openVictim();
       const attacker = await open(backend, ['pdb']);
       const prints = [
         'print(chr(0x90) * 1000000)',
@@ -150,7 +169,7 @@ describe.each(backends)('one agent stalls the server ($name)', ({ name: backend 
     "pytest summary parsing: the code under test prints '1 ' + '1' * 100000 + '!' (and other look-alike summary lines) at exit, on every eval",
     backend,
     async () => {
-      const victim = await open(backend, ['view']);
+      const victim = await openVictim();
       const attacker = await open(backend, ['eval', 'rewrite']);
       const atExit =
         "import atexit\natexit.register(lambda: print('1 ' + '1' * 100000 + '!\\n' + '= ' * 100000 + 'x\\n' + '_' * 100000 + ' ERROR collecting ' + ' ' * 100000 + '\\n' + 'collected ' * 50000))\n";

@@ -43,7 +43,13 @@ export function parseTextToolCall(text: string | null | undefined, tools: readon
   const candidates = [...functionBlocks(visible, tools), ...jsonCalls(visible, tools), ...fencedCommands(visible, tools)];
   candidates.sort((a, b) => a.start - b.start);
   // A call written inside another one (a dict in rewrite's code) is data, not a second call.
-  const outer = candidates.filter((candidate, index) => !candidates.slice(0, index).some((earlier) => candidate.start < earlier.end));
+  // (In one pass: a candidate is outer when it starts at or after the furthest end of every earlier one.)
+  let furthestEnd = -1;
+  const outer = candidates.filter((candidate) => {
+    const inside = candidate.start < furthestEnd;
+    furthestEnd = Math.max(furthestEnd, candidate.end);
+    return !inside;
+  });
   const first = outer[0];
   if (!first) {
     return { toolCall: null, thought: visible.trim(), reasoning, notes: ['No tool call was found in the answer.'] };
