@@ -6,15 +6,19 @@ export interface Line {
   ending: LineEnding | '';
 }
 
-const LINE_BREAK = /\r\n|\r|\n/g;
 
 /** Split content into lines with their terminators; `join` of the result gives the content back byte for byte. */
 export function parseLines(content: string): Line[] {
+  // A scan (the file is the agent's): no match object per line break.
   const lines: Line[] = [];
   let from = 0;
-  for (const match of content.matchAll(LINE_BREAK)) {
-    lines.push({ text: content.slice(from, match.index), ending: match[0] as LineEnding });
-    from = match.index + match[0].length;
+  for (let index = 0; index < content.length; index += 1) {
+    const code = content.charCodeAt(index);
+    if (code !== 0x0a && code !== 0x0d) continue;
+    const crlf = code === 0x0d && content.charCodeAt(index + 1) === 0x0a;
+    lines.push({ text: content.slice(from, index), ending: crlf ? '\r\n' : code === 0x0d ? '\r' : '\n' });
+    if (crlf) index += 1;
+    from = index + 1;
   }
   if (from < content.length) lines.push({ text: content.slice(from), ending: '' });
   return lines;
