@@ -11,7 +11,7 @@ import { cleanupPytestOutput, parsePytestOutput, pytestScorer } from '../src/ind
 describe.each([
   ['parsePytestOutput', parsePytestOutput],
   ['cleanupPytestOutput', cleanupPytestOutput],
-  ['pytestScorer', (output: string) => pytestScorer({ output, exitCode: 1, timedOut: false, droppedBytes: 0, durationMs: 1, timeoutMs: 1000 })],
+  ['pytestScorer', (output: string) => pytestScorer({ output, exitCode: 1, timedOut: false, durationMs: 1, timeoutMs: 1000 })],
 ])('%s takes time linear in the output', (_name, fn) => {
   it.each(ADVERSARIAL_UNITS.map((entry) => [entry.name, entry.unit] as const))('on %s', async (_input, unit) => {
     const { ratio } = await growth(fn, (length) => adversarialText(unit, length), 8 * 1024, 8, { minMs: 5, trials: 3, steps: 2 });
