@@ -579,12 +579,8 @@ def threads_stopped(pid):
     except OSError:
         return True
     for tid in tids:
-        try:
-            with open("/proc/%d/task/%s/stat" % (pid, tid), "rb") as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        if data[data.rindex(b")") + 2:data.rindex(b")") + 3] not in (b"T", b"t", b"Z", b"X"):
+        fields = stat_fields(pid, tid)
+        if fields is not None and fields[0] not in (b"T", b"t", b"Z", b"X"):
             return False
     return True
 

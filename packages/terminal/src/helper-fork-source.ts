@@ -454,11 +454,12 @@ class ZygoteChild(object):
             os.kill(self.pid, signum)
 
 
-def stat_fields(pid):
-    """The fields of /proc/PID/stat from the state on (stat(5) numbers them from 3), or None when the
-    process is gone."""
+def stat_fields(pid, tid=None):
+    """The fields of /proc/PID/stat (or of its thread TID) from the state on (stat(5) numbers them
+    from 3), or None when the process is gone."""
+    path = "/proc/%d/stat" % pid if tid is None else "/proc/%d/task/%s/stat" % (pid, tid)
     try:
-        with open("/proc/%d/stat" % pid, "rb") as handle:
+        with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
         return None
