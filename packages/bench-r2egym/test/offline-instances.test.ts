@@ -80,7 +80,12 @@ describe.skipIf(!sandbox)(`a local-folder instance on the ${sandbox?.name} termi
       const result = await e.evaluate();
       expect(result.details).toMatchObject({ reward: 1, mismatched: [], unexpected: [] });
       // R2E-Gym's expected map has no entry for them (its parser drops XFAIL/XPASS lines); the original's #363 grader reads them as optional passes.
-      expect((result.details as { parsed_tests: Record<string, string> }).parsed_tests).toMatchObject({ test_attribute_round_trip: 'PASSED', test_malformed_document_is_rejected_quietly: 'PASSED' });
+      // pytest 8 writes `XPASS file::test - reason`, pytest 7 `XPASS file::test reason`: the original's key keeps the reason then, as ours does.
+      const parsed = Object.entries((result.details as { parsed_tests: Record<string, string> }).parsed_tests);
+      expect(parsed.filter(([key]) => /^test_(attribute_round_trip|malformed_document_is_rejected_quietly)\b/.test(key)).sort(([a], [b]) => a.localeCompare(b))).toEqual([
+        [expect.stringMatching(/^test_attribute_round_trip( round trips of attributes may reorder them)?$/), 'PASSED'],
+        ['test_malformed_document_is_rejected_quietly', 'PASSED'],
+      ]);
       expect((await e.terminal.run('ls r2e_tests 2>&1')).output).toMatch(/No such file/);
     } finally {
       await e.close();

@@ -22,7 +22,7 @@ describe('loading benchmarks', () => {
     expect(benchmarkKey('Mini_Nightmare')).toBe('mini-nightmare');
     expect((await loadBenchmark('mini_nightmare')).name).toBe('mini-nightmare');
     await expect(loadBenchmark('aidr')).rejects.toThrow("Unknown benchmark 'aidr'; did you mean 'aider'?");
-    await expect(loadBenchmark('zzz')).rejects.toThrow("Unknown benchmark 'zzz'. Benchmarks: aider, mini-nightmare, swebench");
+    await expect(loadBenchmark('zzz')).rejects.toThrow("Unknown benchmark 'zzz'. Benchmarks: aider, mini-nightmare, r2egym, swebench, swebench-debug, swegym, swesmith (or a package");
   });
 
   test('a path to a module with a benchmark as default export loads from the config folder; other modules are refused', async () => {

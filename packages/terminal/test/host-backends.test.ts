@@ -124,7 +124,8 @@ describe('bubblewrap layout', () => {
     expect(text).not.toContain('--ro-bind /usr/lib/python3'); // /usr shows it already
     expect(text).not.toMatch(/--ro-bind \/tmp |--ro-bind \/ |--ro-bind \/work /); // would show the host's /tmp or hide the jail's mounts
     expect(text).toContain('--perms 1777 --size 3000 --tmpfs /dev/shm --perms 1777 --size 2000 --tmpfs /tmp');
-    expect(text).toMatch(/--perms 0755 --dir \/work --perms 0777 --size 1000 --tmpfs \/work\/space$/);
+    expect(text).toContain('--perms 0755 --dir /work --perms 0777 --size 1000 --tmpfs /work/space');
+    expect(text).toMatch(/--remount-ro \/dev --remount-ro \/$/); // the jail's own root and /dev are read-only too
     expect(text).not.toMatch(/--bind /); // nothing of the host is writable
   });
 });
