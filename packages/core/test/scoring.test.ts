@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, test } from 'vitest';
 import { availableBackends, createTestEnv, testdir, type Backend } from '../../../tools/test-utils/src/index.js';
 import {
+  MAX_REPORT_LINE_BYTES,
   parsePytestReport,
+  parsePytestReportBytes,
   pytestArguments,
   pytestScorer,
   readPristineInventory,
@@ -64,6 +66,41 @@ describe('parsePytestReport', () => {
   it('treats a truncated report as unfinished', () => {
     const text = `${JSON.stringify(FINISHED)}\n{"type": "te`;
     expect(parsePytestReport(text).finished).toBeNull();
+  });
+});
+
+describe('parsePytestReportBytes (what a scoring run uses)', () => {
+  const encode = (lines: object[]): Uint8Array => Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n'));
+
+  it('reads what parsePytestReport reads', async () => {
+    const lines = [{ type: 'test', id: 'a.py::t', outcome: 'passed' }, { type: 'collect_error', id: 'b.py' }, FINISHED, { type: 'sealed' }];
+    expect(await parsePytestReportBytes(encode(lines))).toEqual(parsePytestReport(lines.map((line) => JSON.stringify(line)).join('\n')));
+    expect((await parsePytestReportBytes(encode([FINISHED]))).finished?.tampered).toEqual([expect.stringMatching(/not sealed at exit/)]);
+    expect((await parsePytestReportBytes(Buffer.from(`${JSON.stringify(FINISHED)}\n{"type": "te`))).finished).toBeNull();
+  });
+
+  it('gives the event loop a turn every 256 KiB of a report the code under test inflated (the cap is 64 MiB), so no other session waits on it', async () => {
+    const line = `${JSON.stringify({ type: 'test', id: `t.py::${'x'.repeat(900)}`, outcome: 'passed' })}\n`;
+    const bytes = Buffer.from(line.repeat(Math.floor((8 * 1024 * 1024) / line.length)));
+    let turns = 0;
+    let counting = true;
+    const tick = (): void => {
+      turns += 1;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const parsed = await parsePytestReportBytes(bytes);
+    counting = false;
+    expect(parsed.tests.size).toBe(1); // one id, written again and again
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(bytes.length / (256 * 1024)) - 1);
+  });
+
+  it('does not parse a line longer than the launcher ever writes: the report is tampered and scores 0', async () => {
+    const huge = Buffer.from(`${JSON.stringify({ type: 'test', id: 'x'.repeat(MAX_REPORT_LINE_BYTES), outcome: 'passed' })}\n${JSON.stringify(FINISHED)}\n{"type":"sealed"}`);
+    const parsed = await parsePytestReportBytes(huge);
+    expect(parsed.tests.size).toBe(0);
+    expect(parsed.finished?.tampered).toEqual([expect.stringMatching(/a line over 1048576 bytes/)]);
+    expect(scorePytestReport({ report: parsed, expected: { ids: ['t.py::t'], modules: [] }, restored: [] }, 0)).toMatchObject({ score: 0 });
   });
 });
 

@@ -1,4 +1,4 @@
-export { parsePytestReport } from './pytest-report.js';
+export { MAX_REPORT_LINE_BYTES, parsePytestReport, parsePytestReportBytes } from './pytest-report.js';
 export { pytestArguments } from './pytest-entrypoint.js';
 export { runPytestScoring, type PytestScoringRun, type PytestScoringRunOptions } from './pytest-scoring-run.js';
 export { readPristineInventory, addPristineFile, restorePristineFiles, type PristineInventory } from './pristine-files.js';

@@ -3,7 +3,7 @@ import type { RunResult, Terminal } from '@debug-gym/spec';
 import { splitShellWords } from '@debug-gym/plugin-kit';
 import { PYTEST_LAUNCHER_SOURCE } from './pytest-launcher-source.js';
 import type { PytestReport } from '@debug-gym/spec';
-import { parsePytestReport } from './pytest-report.js';
+import { parsePytestReportBytes } from './pytest-report.js';
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
@@ -70,7 +70,7 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
 
 async function readReport(terminal: Terminal, path: string): Promise<PytestReport | null> {
   try {
-    return parsePytestReport(Buffer.from(await terminal.readFile(path, { maxBytes: MAX_REPORT_BYTES })).toString('utf8'));
+    return await parsePytestReportBytes(await terminal.readFile(path, { maxBytes: MAX_REPORT_BYTES }));
   } catch {
     return null;
   }
