@@ -191,18 +191,25 @@ def open_regular(path, flags):
 
 
 def op_read(req):
+    # "length": one piece of the file from "offset" ("more" when the piece is full), so no reply is one
+    # huge JSON line for the driver to parse at once; "max" bounds the whole file.
     path = req["path"]
     limit = req.get("max")
+    offset = req.get("offset", 0)
+    length = req.get("length")
     with open_regular(path, os.O_RDONLY) as handle:
-        if limit is None:
-            return {"data": b64(handle.read())}
         size = os.fstat(handle.fileno()).st_size
-        if size > limit:
+        if limit is not None and size > limit:
             return {"tooLarge": size}
-        data = handle.read(limit + 1)
-        if len(data) > limit:
-            return {"tooLarge": max(size, len(data))}
-        return {"data": b64(data)}
+        if offset:
+            handle.seek(offset)
+        want = -1 if length is None else length
+        if limit is not None:
+            want = limit + 1 - offset if want < 0 else min(want, limit + 1 - offset)
+        data = handle.read(want)
+        if limit is not None and offset + len(data) > limit:
+            return {"tooLarge": max(size, offset + len(data))}
+        return {"data": b64(data), "more": length is not None and len(data) == length}
 
 
 def open_written(path):

@@ -6,6 +6,9 @@ import { fileOpError } from './docker-file-errors.js';
 import { HelperOpError, type HelperResponse } from './docker-helper-client.js';
 import { pauseThroughHelper } from './paused-processes.js';
 
+/** How much of a file one helper reply carries (base64 in a JSON line). */
+const READ_PIECE_BYTES = 2 * 1024 * 1024;
+
 /**
  * The file half of a terminal whose working copy lives behind the in-sandbox helper (Docker,
  * bubblewrap): every path is resolved by the kernel inside the sandbox, never on the host, so a
@@ -19,9 +22,18 @@ export abstract class HelperBackedFiles {
   protected abstract helperCall(op: string, params: Record<string, unknown>): Promise<HelperResponse>;
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
-    const response = await this.fileCall('read', path, options.maxBytes === undefined ? {} : { max: options.maxBytes });
-    if (typeof response.tooLarge === 'number') throw new FileTooLargeError(path, response.tooLarge, options.maxBytes as number);
-    return new Uint8Array(Buffer.from(String(response.data ?? ''), 'base64'));
+    // In pieces: each reply is one JSON line the driver parses on its event loop, which every session shares.
+    const pieces: Buffer[] = [];
+    let offset = 0;
+    for (;;) {
+      const response = await this.fileCall('read', path, { offset, length: READ_PIECE_BYTES, ...(options.maxBytes === undefined ? {} : { max: options.maxBytes }) });
+      if (typeof response.tooLarge === 'number') throw new FileTooLargeError(path, response.tooLarge, options.maxBytes as number);
+      const piece = Buffer.from(String(response.data ?? ''), 'base64');
+      pieces.push(piece);
+      offset += piece.length;
+      if (response.more !== true || piece.length === 0) break;
+    }
+    return new Uint8Array(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces));
   }
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {

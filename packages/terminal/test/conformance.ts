@@ -373,6 +373,19 @@ export function describeTerminalConformance(
         await expect(term.readFile('capped.bin', { maxBytes: 49_999 })).rejects.toBeInstanceOf(FileTooLargeError);
       });
 
+      it('reads a file over 2 MiB whole (helper backends bring it in 2 MiB pieces), and one of exactly a piece', async () => {
+        const data = randomBytes(2 * 1024 * 1024 + 3);
+        await term.writeFile('big.bin', data);
+        expect(Buffer.from(await term.readFile('big.bin')).equals(data)).toBe(true);
+        expect(Buffer.from(await term.readFile('big.bin', { maxBytes: data.length })).equals(data)).toBe(true);
+        await expect(term.readFile('big.bin', { maxBytes: data.length - 1 })).rejects.toBeInstanceOf(FileTooLargeError);
+        const boundary = data.subarray(0, 2 * 1024 * 1024);
+        await term.writeFile('boundary.bin', boundary);
+        expect(Buffer.from(await term.readFile('boundary.bin')).equals(boundary)).toBe(true);
+        await term.writeFile('empty.bin', '');
+        expect((await term.readFile('empty.bin')).length).toBe(0);
+      });
+
       it('throws typed errors', async () => {
         await expect(term.readFile('nope.txt')).rejects.toBeInstanceOf(PathNotFoundError);
         await expect(term.readFile('listing')).rejects.toBeInstanceOf(NotAFileError);
