@@ -23,7 +23,17 @@ export interface SharedTestOptions {
    * the suite's collect time. A suite whose files share module state that one file changes opts back in.
    */
   isolate?: boolean;
+  /** Per-test timeout in the end-to-end tier (`test/e2e/`, run by `pnpm test:e2e`). Default 15 minutes. */
+  e2eTestTimeout?: number;
 }
+
+/**
+ * Two tiers. `pnpm test` runs `src/**` and `test/**` but `test/e2e/`: the everyday command, every behaviour on
+ * every backend. `pnpm test:e2e` (a package's `test:e2e` script sets DEBUG_GYM_TEST_TIER=e2e) runs only
+ * `test/e2e/`: soak and sweep tests (many cycles, every instance of a benchmark, resource bombs) that CI runs
+ * as a step of its own. The e2e tier writes test-results.e2e.json and measures no coverage.
+ */
+export const testTier = process.env.DEBUG_GYM_TEST_TIER === 'e2e' ? 'e2e' : 'unit';
 
 export function sharedTestConfig(options: SharedTestOptions = {}): ViteUserConfig {
   const threshold = options.coverageThreshold;
@@ -32,14 +42,15 @@ export function sharedTestConfig(options: SharedTestOptions = {}): ViteUserConfi
     resolve: { conditions },
     ssr: { resolve: { conditions: ssrConditions, externalConditions: ssrConditions } },
     test: {
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      testTimeout: options.testTimeout ?? 30_000,
+      include: testTier === 'e2e' ? ['test/e2e/**/*.test.ts'] : ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      exclude: testTier === 'e2e' ? ['node_modules/**'] : ['test/e2e/**', 'node_modules/**'],
+      testTimeout: testTier === 'e2e' ? (options.e2eTestTimeout ?? 900_000) : (options.testTimeout ?? 30_000),
       isolate: options.isolate ?? false,
-      hookTimeout: options.testTimeout ?? 60_000,
-      reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+      hookTimeout: testTier === 'e2e' ? (options.e2eTestTimeout ?? 900_000) : (options.testTimeout ?? 60_000),
+      reporters: ['default', ['json', { outputFile: testTier === 'e2e' ? 'test-results.e2e.json' : 'test-results.json' }]],
       // Vitest's default is one worker per core but one (two cores here), which runs every file in turn while
       // most of their time is spent waiting on Python, pdb and sandboxes: two files at once.
-      ...(options.sequential ? { fileParallelism: false } : { maxWorkers: 2, minWorkers: 1 }),
+      ...(options.sequential || testTier === 'e2e' ? { fileParallelism: false } : { maxWorkers: 2, minWorkers: 1 }),
       coverage: {
         provider: 'v8',
         include: ['src/**/*.ts'],

@@ -10,7 +10,8 @@
 // every task's exit code: a package whose test run failed counts as a failure, by name, whatever its report
 // says; a task that failed before (a dependency's build) too.
 //
-// Usage: node scripts/test-summary.mjs [--since <epoch ms>] [--turbo-exit <code>] [--root <dir>]
+// Usage: node scripts/test-summary.mjs [--task test|test:e2e] [--since <epoch ms>] [--turbo-exit <code>] [--root <dir>]
+//   --task        the turbo task whose run is summed up (default `test`; `test:e2e` reads test-results.e2e.json)
 //   --since       the run summary to read is the first `turbo run test` one started at or after this time
 //                 (without it: the newest); without any, only the reports are added up (with a warning)
 //   --turbo-exit  turbo's own exit code: nonzero fails the verdict even if nothing else explains it
@@ -23,6 +24,8 @@ const args = parseArgs(process.argv.slice(2));
 const root = args.root ?? fileURLToPath(new URL('..', import.meta.url));
 const since = args.since === undefined ? undefined : Number(args.since);
 const turboExit = args['turbo-exit'] === undefined ? 0 : Number(args['turbo-exit']);
+const taskName = args.task ?? 'test';
+const reportFile = taskName === 'test' ? 'test-results.json' : `test-results.${taskName.replace(/^test:/, '')}.json`;
 // Run summaries kept in .turbo/runs (each is a few hundred KB); older ones of `turbo run test` are removed.
 const KEEP_RUN_SUMMARIES = 5;
 
@@ -39,7 +42,7 @@ if (run) {
   const tasks = [...run.summary.tasks].sort((a, b) => a.directory.localeCompare(b.directory) || a.taskId.localeCompare(b.taskId));
   for (const task of tasks) {
     const exitCode = task.execution?.exitCode;
-    if (task.task !== 'test') {
+    if (task.task !== taskName) {
       // A build the tests depend on: only its failure matters here (the tests that needed it fail or never run).
       if (exitCode !== undefined && exitCode !== 0) {
         failed++;
@@ -51,7 +54,7 @@ if (run) {
     const name = task.package;
     const started = task.execution?.startTime ?? 0;
     const fromCache = task.cache?.status === 'HIT';
-    const report = readReport(join(root, task.directory, 'test-results.json'), fromCache ? undefined : started);
+    const report = readReport(join(root, task.directory, reportFile), fromCache ? undefined : started);
     const counts = report ? countsOf(report) : { p: 0, f: 0, s: 0 };
     const own = report ? failuresOf(report, name) : [];
     passed += counts.p;
@@ -77,7 +80,7 @@ if (run) {
       note = 'NO REPORT';
       failed++;
       failedNames.add(name);
-      failures.push(`${name}: the test run exited 0 but left no test-results.json from this run, so nothing vouches for it`);
+      failures.push(`${name}: the test run exited 0 but left no ${reportFile} from this run, so nothing vouches for it`);
     } else if (counts.f > 0) {
       failedNames.add(name);
     }
@@ -90,7 +93,7 @@ if (run) {
     const base = join(root, group);
     const dirs = group === '.' ? ['benchmarks'] : existsSync(base) ? readdirSync(base) : [];
     for (const dir of dirs) {
-      const report = readReport(join(base, dir, 'test-results.json'));
+      const report = readReport(join(base, dir, reportFile));
       if (!report) continue;
       const counts = countsOf(report);
       passed += counts.p;
@@ -124,7 +127,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const match = /^--([a-z-]+)$/.exec(argv[i]);
     if (!match || i + 1 >= argv.length) {
-      console.error(`test-summary: unexpected argument ${argv[i]} (usage: [--since MS] [--turbo-exit CODE] [--root DIR])`);
+      console.error(`test-summary: unexpected argument ${argv[i]} (usage: [--task NAME] [--since MS] [--turbo-exit CODE] [--root DIR])`);
       process.exit(2);
     }
     parsed[match[1]] = argv[++i];
@@ -140,7 +143,7 @@ function findRunSummary() {
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
     try {
       const summary = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-      if (!/\brun test\b/.test(summary.execution?.command ?? '') || !Array.isArray(summary.tasks)) continue;
+      if (!new RegExp(`\\brun ${taskName}(\\s|$)`).test(summary.execution?.command ?? '') || !Array.isArray(summary.tasks)) continue;
       runs.push({ file: join(dir, file), start: summary.execution.startTime ?? 0, summary });
     } catch {
       // being written, or not a run summary

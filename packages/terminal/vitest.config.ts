@@ -11,5 +11,5 @@ export default async () => {
   if (skipped.length > 0) {
     console.warn(`\n!!! The coverage threshold of @debug-gym/terminal is not enforced: the ${skipped.join(' and ')} tests are skipped. !!!\n`);
   }
-  return sharedTestConfig({ coverageThreshold: skipped.length > 0 ? undefined : 85, testTimeout: 60_000, sequential: true });
+  return sharedTestConfig({ coverageThreshold: skipped.length > 0 ? undefined : 85, testTimeout: 60_000 });
 };

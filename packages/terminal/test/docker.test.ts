@@ -38,7 +38,6 @@ import {
 } from '../src/docker.js';
 import { ensureImage, recipeTag } from '../src/docker.js';
 import { ownerAlive, processStartTime, removeLiveContainersSync } from '../src/docker-engine.js';
-import { describeTerminalConformance } from './conformance.js';
 import { requireOrSkip } from './sandbox-availability.js';
 import { TEST_IMAGE, dockerTestStatus, imagePresent } from './sandbox-status.js';
 
@@ -110,19 +109,6 @@ describe('docker image recipe and options (no engine needed)', () => {
       const labels = { 'debug-gym.host': hostname(), 'debug-gym.pid': String(process.pid), 'debug-gym.pid-start': '1' };
       expect(ownerAlive(labels)).toBe(false); // pid reused by another process
     }
-  });
-});
-
-describe.runIf(runDocker)('docker', () => {
-  describeTerminalConformance('docker', () => new DockerTerminal({ image: IMAGE, defaultTimeoutMs: 30_000 }), {
-    // The engine runs on this kernel (Linux): container processes show up in the host's /proc.
-    hostProcesses: process.platform === 'linux',
-    hostWorkdir: false,
-    sandboxId: (term) => (term as DockerTerminal).containerId,
-    sandboxesLeft: async (ids) => {
-      const wanted = new Set(ids);
-      return (await ourContainers()).map((info) => info.Id).filter((id) => wanted.has(id));
-    },
   });
 });
 

@@ -1,6 +1,6 @@
 import { ADVERSARIAL_UNITS, adversarialText, growth } from '@debug-gym/test-utils/linearity';
 import { describe, expect, it } from 'vitest';
-import { LOG_PARSERS } from '../src/index.js';
+import { LOG_PARSERS } from '../../src/index.js';
 
 /**
  * The test log is the code under test's, parsed at every eval on the server's event loop: each parser's

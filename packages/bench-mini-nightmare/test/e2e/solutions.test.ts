@@ -6,7 +6,7 @@ import { availableBackends, createTestEnv, sharedDataPath } from '@debug-gym/tes
 import evalTool from '@debug-gym/tool-eval';
 import rewriteTool from '@debug-gym/tool-rewrite';
 import { describe, expect, it } from 'vitest';
-import miniNightmare, { MINI_NIGHTMARE_TASKS, bundledSolutionsDir, miniNightmareSolution } from '../src/index.js';
+import miniNightmare, { MINI_NIGHTMARE_TASKS, bundledSolutionsDir, miniNightmareSolution } from '../../src/index.js';
 
 const { tasks } = await miniNightmare.loadTasks({ dataPath: sharedDataPath('mini_nightmare') });
 const backends = await availableBackends();

@@ -6,7 +6,7 @@ import { availableBackends, createTestEnv, sharedDataPath, type Backend } from '
 import evalTool from '@debug-gym/tool-eval';
 import rewriteTool from '@debug-gym/tool-rewrite';
 import { describe, expect, it } from 'vitest';
-import aider from '../src/index.js';
+import aider from '../../src/index.js';
 
 const { tasks } = await aider.loadTasks({ dataPath: sharedDataPath('aider'), cacheDir: mkdtempSync(join(tmpdir(), 'aider-e2e-')) });
 const backends = await availableBackends();

@@ -1,6 +1,6 @@
 import { ADVERSARIAL_UNITS, adversarialText, growth } from '@debug-gym/test-utils/linearity';
 import { describe, expect, it } from 'vitest';
-import { compileGlob, compileGrepPattern, matchTexts, translateEre } from '../src/index.js';
+import { compileGlob, compileGrepPattern, matchTexts, translateEre } from '../../src/index.js';
 
 /**
  * The pattern, the path glob and the files are the agent's. Time must grow linearly with them: a ratio

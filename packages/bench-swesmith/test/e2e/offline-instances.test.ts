@@ -8,7 +8,7 @@ import { availableBackends, testDockerImage, testPython } from '@debug-gym/test-
 import evalTool from '@debug-gym/tool-eval';
 import rewriteTool from '@debug-gym/tool-rewrite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import swesmith, { buildOfflineInstances, type OfflineDataset } from '../src/index.js';
+import swesmith, { buildOfflineInstances, type OfflineDataset } from '../../src/index.js';
 
 /**
  * Real instances over a real project: xmltodict from Debian's `python-xmltodict` source package
@@ -24,7 +24,7 @@ let localTasks: BenchmarkTask[] = [];
 let imageTasks: BenchmarkTask[] = [];
 
 beforeAll(async () => {
-  const source = execFileSync('bash', [join(import.meta.dirname, '..', 'scripts', 'debian-source.sh'), 'python-xmltodict'], { encoding: 'utf8' }).trim();
+  const source = execFileSync('bash', [join(import.meta.dirname, '..', '..', 'scripts', 'debian-source.sh'), 'python-xmltodict'], { encoding: 'utf8' }).trim();
   const out = mkdtempSync(join(tmpdir(), 'swesmith-offline-'));
   built = buildOfflineInstances({ sourceDir: source, outDir: out, python: testPython, ...(docker ? { baseImage: testDockerImage, namespace } : {}) });
   localTasks = (await swesmith.loadTasks({ dataPath: built.localJsonl, cacheDir: out })).tasks;

@@ -1,7 +1,7 @@
 import type { ToolSchema } from '@debug-gym/spec';
 import { ADVERSARIAL_UNITS, adversarialText, growth } from '@debug-gym/test-utils/linearity';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, parseTextToolCall } from '../src/index.js';
+import { parseCommandLine, parseTextToolCall } from '../../src/index.js';
 
 /**
  * A model's answer is parsed for its tool call: the time must grow linearly with the answer (a ratio

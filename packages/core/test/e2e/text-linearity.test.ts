@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // By path, not by package: @debug-gym/test-utils depends on core (linearity.ts itself imports nothing).
-import { ADVERSARIAL_UNITS, adversarialText, growth } from '../../../tools/test-utils/src/linearity.js';
-import { normalizeOutput, stripAnsi } from '../src/index.js';
+import { ADVERSARIAL_UNITS, adversarialText, growth } from '../../../../tools/test-utils/src/linearity.js';
+import { normalizeOutput, stripAnsi } from '../../src/index.js';
 
 /**
  * Every tool's output passes through these on the server's event loop: their time must grow linearly

@@ -8,7 +8,7 @@ import { availableBackends, testDockerImage } from '@debug-gym/test-utils';
 import evalTool from '@debug-gym/tool-eval';
 import rewriteTool from '@debug-gym/tool-rewrite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import swebench, { SYNTHETIC_INSTANCES, buildEvalScript, buildSyntheticDataset, evalReport, parseInstance, type SwebenchInstance, type SyntheticInstanceSpec } from '../src/index.js';
+import swebench, { SYNTHETIC_INSTANCES, buildEvalScript, buildSyntheticDataset, evalReport, parseInstance, type SwebenchInstance, type SyntheticInstanceSpec } from '../../src/index.js';
 
 const dockerAvailable = (await availableBackends()).some((backend) => backend.name === 'docker');
 

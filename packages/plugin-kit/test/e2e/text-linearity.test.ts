@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // By path, not by package: @debug-gym/test-utils depends on core, which depends on plugin-kit.
-import { ADVERSARIAL_UNITS, adversarialText, growth } from '../../../tools/test-utils/src/linearity.js';
-import { cleanupPytestOutput, parsePytestOutput, pytestScorer } from '../src/index.js';
+import { ADVERSARIAL_UNITS, adversarialText, growth } from '../../../../tools/test-utils/src/linearity.js';
+import { cleanupPytestOutput, parsePytestOutput, pytestScorer } from '../../src/index.js';
 
 /**
  * Test output is the code under test's; these run on it at every eval, on the server's event loop.

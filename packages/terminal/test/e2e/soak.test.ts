@@ -1,0 +1,41 @@
+/**
+ * The leak soak: 50 start/close cycles on every backend, each leaving a background process behind
+ * (`pnpm test` runs 12 in the conformance suite). Nothing may be left: no temp dir, process or sandbox.
+ */
+import Docker from 'dockerode';
+import { describe, it } from 'vitest';
+import { BubblewrapTerminal } from '../../src/bubblewrap-terminal.js';
+import { checkBubblewrap } from '../../src/bubblewrap-probe.js';
+import { DockerTerminal, dockerRunId } from '../../src/docker.js';
+import { LocalTerminal } from '../../src/local-terminal.js';
+import { expectNoLeaksAfterCycles } from '../conformance.js';
+import { requireOrSkip } from '../sandbox-availability.js';
+import { TEST_IMAGE, dockerTestStatus } from '../sandbox-status.js';
+
+const CYCLES = 50;
+const bubblewrap = await checkBubblewrap();
+const docker = await dockerTestStatus();
+
+describe('50 start/close cycles leave nothing behind', () => {
+  it('local', async () => {
+    await expectNoLeaksAfterCycles(() => new LocalTerminal({ defaultTimeoutMs: 30_000 }), { hostProcesses: true, hostWorkdir: true }, CYCLES);
+  });
+
+  it.runIf(requireOrSkip('bubblewrap', bubblewrap.available, bubblewrap.reason))('bubblewrap', async () => {
+    await expectNoLeaksAfterCycles(() => new BubblewrapTerminal({ defaultTimeoutMs: 30_000 }), { hostProcesses: true, hostWorkdir: false }, CYCLES);
+  });
+
+  it.runIf(requireOrSkip('docker', docker.available, docker.reason))('docker', async () => {
+    const engine = new Docker();
+    await expectNoLeaksAfterCycles(() => new DockerTerminal({ image: TEST_IMAGE, defaultTimeoutMs: 30_000 }), {
+      hostProcesses: process.platform === 'linux',
+      hostWorkdir: false,
+      sandboxId: (term) => (term as DockerTerminal).containerId,
+      sandboxesLeft: async (ids) => {
+        const wanted = new Set(ids);
+        const ours = await engine.listContainers({ all: true, filters: { label: [`debug-gym.run=${dockerRunId}`] } });
+        return ours.map((info) => info.Id).filter((id) => wanted.has(id));
+      },
+    }, CYCLES);
+  });
+});

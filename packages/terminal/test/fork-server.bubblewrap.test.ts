@@ -1,0 +1,3 @@
+import { describeForkServer } from './fork-server-suite.js';
+
+describeForkServer('bubblewrap');
