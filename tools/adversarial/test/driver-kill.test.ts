@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gc } from '@debug-gym/terminal';
@@ -84,6 +85,48 @@ describe.each(backends)('killing the driver on $name', (backend) => {
     if (backend.name === 'docker') expect(await containersOf(live.driver.pid)).toHaveLength(1);
     expect(await live.driver.kill('SIGTERM', EXIT_LIMIT_MS)).not.toBe('timeout');
   }, 240_000);
+
+  // Scoring runs stop the agent's processes (SIGSTOP) and continue them afterwards; a driver killed in
+  // between never continues them. The local backend does not pause (its processes are the host's).
+  if (backend.name !== 'local') {
+    attack('SIGKILL of serve while scoring has the agent\'s processes stopped, then gc: the stopped processes die with the sandbox', backend.name, async () => {
+      scratch = newScratch();
+      const token = randomBytes(6).toString('hex');
+      const driver = new Driver({ TMPDIR: scratch, DEBUG_GYM_LEASE_DIR: leaseDir() });
+      drivers.push(driver);
+      const terminal = {
+        type: backend.name,
+        python: backend.name === 'docker' ? 'python3' : testPython,
+        env: { DG_DRIVER_KILL: token },
+        ...(backend.name === 'docker' ? { image: testDockerImage } : {}),
+      };
+      // The test sleeps while slow.flag exists: only the scoring run after the agent made it is slow.
+      const path = testdir({
+        'app.py': 'def add(a, b):\n    return a - b\n',
+        'test_app.py': 'import os, time\nfrom app import add\n\n\ndef test_add():\n    while os.path.exists("slow.flag"):\n        time.sleep(0.2)\n    assert add(1, 2) == 3\n',
+      });
+      expect(await driver.call('reset', { path, terminal, tools: ['eval', ['bash', { allowLocal: true }]], entrypoint: 'python -m pytest -q test_app.py' })).toHaveProperty('result');
+      await driver.call('step', { name: 'bash', arguments: { command: "(setsid sleep 600 >/dev/null 2>&1 &) ; touch slow.flag" } });
+      const background = await markedProcesses(token);
+      expect(background.length).toBeGreaterThanOrEqual(1);
+      driver.call('step', { name: 'eval', arguments: {} }).catch(() => undefined); // never answered: the driver is killed
+      // Scoring has begun once the agent's sleep is stopped (state T).
+      const stopped = async (): Promise<number> => {
+        let count = 0;
+        for (const pid of await markedProcesses(token)) {
+          const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+          if (/^T/.test(stat.slice(stat.lastIndexOf(')') + 2)) && (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).startsWith('sleep')) count += 1;
+        }
+        return count;
+      };
+      await expect.poll(stopped, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+      expect(await driver.kill('SIGKILL', EXIT_LIMIT_MS)).toBe('SIGKILL');
+      await gc({ leaseDir: leaseDir() });
+      await expect.poll(() => markedProcesses(token), { timeout: EXIT_LIMIT_MS }).toEqual([]);
+      expect(sandboxDirs()).toEqual([]);
+      if (backend.name === 'docker') await expect.poll(() => containersOf(driver.pid), { timeout: EXIT_LIMIT_MS }).toEqual([]);
+    }, 240_000);
+  }
 
   attack('SIGTERM of serve during a 600 s step: it answers the step with an error, exits with 143 and leaves nothing', backend.name, async () => {
     scratch = newScratch();
