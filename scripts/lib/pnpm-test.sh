@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 PATH="$PWD/node_modules/.bin:$PATH"
 task=test
-concurrency=4
+concurrency=3
 if [ "${1:-}" = "--e2e" ]; then
   shift
   # Sandboxes at full size and pytest sweeps: two packages at a time on the 2 cores this is sized for.
