@@ -100,22 +100,22 @@ describe.each(backends)('killing the driver on $name', (backend) => {
         env: { DG_DRIVER_KILL: token },
         ...(backend.name === 'docker' ? { image: testDockerImage } : {}),
       };
-      // The test sleeps while slow.flag exists: only the scoring run after the agent made it is slow.
+      // The test waits while slow.flag exists: only the scoring run after the agent made it is slow.
       const path = testdir({
         'app.py': 'def add(a, b):\n    return a - b\n',
         'test_app.py': 'import os, time\nfrom app import add\n\n\ndef test_add():\n    while os.path.exists("slow.flag"):\n        time.sleep(0.2)\n    assert add(1, 2) == 3\n',
       });
-      expect(await driver.call('reset', { path, terminal, tools: ['eval', ['bash', { allowLocal: true }]], entrypoint: 'python -m pytest -q test_app.py' })).toHaveProperty('result');
-      await driver.call('step', { name: 'bash', arguments: { command: "(setsid sleep 600 >/dev/null 2>&1 &) ; touch slow.flag" } });
-      const background = await markedProcesses(token);
-      expect(background.length).toBeGreaterThanOrEqual(1);
+      expect(await driver.call('reset', { path, terminal, tools: ['eval', 'pdb', ['bash', { allowLocal: true }]], entrypoint: 'python -m pytest -q test_app.py' })).toHaveProperty('result');
+      // The agent's process that stays between steps: its pdb session.
+      expect(JSON.stringify(await driver.call('step', { name: 'pdb', arguments: { command: 'b app.py:2' } }))).toContain('Breakpoint 1 at');
+      await driver.call('step', { name: 'bash', arguments: { command: 'touch slow.flag' } });
       driver.call('step', { name: 'eval', arguments: {} }).catch(() => undefined); // never answered: the driver is killed
-      // Scoring has begun once the agent's sleep is stopped (state T).
+      // Scoring has begun once the agent's pdb is stopped (state T).
       const stopped = async (): Promise<number> => {
         let count = 0;
         for (const pid of await markedProcesses(token)) {
           const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-          if (/^T/.test(stat.slice(stat.lastIndexOf(')') + 2)) && (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).startsWith('sleep')) count += 1;
+          if (/^T/.test(stat.slice(stat.lastIndexOf(')') + 2))) count += 1;
         }
         return count;
       };
