@@ -38,6 +38,11 @@ ORIG_ARGV0 = (getattr(sys, "orig_argv", None) or [sys.executable])[0]
 ARGV_PREFIX = sys.orig_argv[:len(sys.orig_argv) - len(sys.argv) + 1] if hasattr(sys, "orig_argv") else [ORIG_ARGV0]
 # sys.path of a fresh interpreter without its first entry (which depends on how it was started).
 BASE_PATH = list(sys.path[1:])
+# `-c` put '' (the working directory: the agent's working copy) first on sys.path. Off before any other
+# import: a ctypes.py, json.py or socket.py the agent wrote there would otherwise run inside this server,
+# which scoring runs do not pause (a writer thread racing the restore; issue 26, red team).
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
 # The standard streams a fresh interpreter makes (see create_stdio in CPython's pylifecycle.c).
 BUFFERED_STDIO = not getattr(sys.stdout, "write_through", False)
 STDIO = [(s.encoding, s.errors) if s is not None else ("utf-8", "strict") for s in (sys.stdin, sys.stdout, sys.stderr)]
@@ -320,10 +325,8 @@ def process_attributes(pid):
 START_ATTRIBUTES = process_attributes(SERVER_PID)
 PROCESS_LAYOUT = process_layout()
 harden()
-# What the launcher and the pdb driver do before their own imports: '' (the working directory) is
-# not searched, so nothing of the repository can stand in for what is preloaded.
-if sys.path and sys.path[0] == "":
-    del sys.path[0]
+# '' (the working directory) was taken off sys.path at the very start, as the launcher and the pdb
+# driver do before their own imports: nothing of the repository can stand in for what is preloaded.
 GROUPS, PROBLEMS = preload()
 
 
