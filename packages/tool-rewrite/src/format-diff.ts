@@ -63,8 +63,17 @@ function opcodes(a: readonly string[], b: readonly string[]): Opcode[] {
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix += 1;
   let suffix = 0;
   while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix += 1;
-  const aMid = a.slice(prefix, a.length - suffix);
-  const bMid = b.slice(prefix, b.length - suffix);
+  // Each distinct line becomes a number first (one hash per line), so the diff's up to
+  // MAX_EDIT_LENGTH² comparisons are of numbers: with strings, lines of equal length sharing long
+  // prefixes made every comparison cost the prefix (a red team stalled the event loop ~1 s per rewrite).
+  const ids = new Map<string, number>();
+  const idOf = (line: string): number => {
+    let id = ids.get(line);
+    if (id === undefined) ids.set(line, (id = ids.size));
+    return id;
+  };
+  const aMid = a.slice(prefix, a.length - suffix).map(idOf);
+  const bMid = b.slice(prefix, b.length - suffix).map(idOf);
   const changes = diffArrays(aMid, bMid, { maxEditLength: MAX_EDIT_LENGTH }) ?? [
     { value: aMid, removed: true, added: false, count: aMid.length },
     { value: bMid, added: true, removed: false, count: bMid.length },

@@ -52,4 +52,15 @@ describe('unifiedDiff', () => {
     expect(diff.endsWith('+new 29999\n')).toBe(true);
     expect(diff).not.toContain('No newline');
   });
+
+  test('diffs lines of equal length that share long prefixes by their identity (each line hashed once, not compared character by character)', () => {
+    const before = `\u0101\n${`${'x'.repeat(200)}a\n`.repeat(30)}`;
+    const after = `${'x'.repeat(200)}b\n`.repeat(30);
+    const diff = unifiedDiff(before, after).split('\n');
+    expect(diff.slice(0, 3)).toEqual(['--- original', '+++ current', '@@ -1,31 +1,30 @@']);
+    expect(diff.filter((line) => line.startsWith('-x'))).toHaveLength(30);
+    expect(diff.filter((line) => line.startsWith('+x'))).toHaveLength(30);
+    const shared = `${'y'.repeat(300)}\n`;
+    expect(unifiedDiff(`a\n${shared}b\n`, `c\n${shared}d\n`)).toBe(`--- original\n+++ current\n@@ -1,3 +1,3 @@\n-a\n+c\n ${'y'.repeat(300)}\n-b\n+d\n`);
+  });
 });
