@@ -137,7 +137,7 @@ const backends: Backend[] = [
     create: localZygote,
     confined: false,
     warm: async () => {
-      // The second terminal of a kind starts the zygote.
+      // The second terminal of a kind starts the zygote (if no terminal of this process did before).
       const ready: boolean[] = [];
       for (let index = 0; index < 2; index++) {
         const first = localZygote();
@@ -146,7 +146,8 @@ const backends: Backend[] = [
         ready.push(await first.zygoteReady());
         await first.close();
       }
-      expect(ready).toEqual([false, true]);
+      // Another file of this worker may have started the zygote already; the second is ready either way.
+      expect(ready[1]).toBe(true);
     },
   },
 ];
