@@ -209,7 +209,7 @@ def op_read(req):
         data = handle.read(want)
         if limit is not None and offset + len(data) > limit:
             return {"tooLarge": max(size, offset + len(data))}
-        return {"data": b64(data), "more": length is not None and len(data) == length}
+        return {"data": b64(data), "more": length is not None and len(data) == length, "size": size}
 
 
 def open_written(path):

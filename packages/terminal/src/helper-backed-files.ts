@@ -22,18 +22,26 @@ export abstract class HelperBackedFiles {
   protected abstract helperCall(op: string, params: Record<string, unknown>): Promise<HelperResponse>;
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
-    // In pieces: each reply is one JSON line the driver parses on its event loop, which every session shares.
-    const pieces: Buffer[] = [];
+    // In pieces: each reply is one JSON line the driver parses on its event loop, which every session
+    // shares. Each piece's base64 is decoded straight into one buffer of the file's size (no copies).
+    let whole: Buffer | null = null;
     let offset = 0;
     for (;;) {
       const response = await this.fileCall('read', path, { offset, length: READ_PIECE_BYTES, ...(options.maxBytes === undefined ? {} : { max: options.maxBytes }) });
       if (typeof response.tooLarge === 'number') throw new FileTooLargeError(path, response.tooLarge, options.maxBytes as number);
-      const piece = Buffer.from(String(response.data ?? ''), 'base64');
-      pieces.push(piece);
-      offset += piece.length;
-      if (response.more !== true || piece.length === 0) break;
+      const data = String(response.data ?? '');
+      if (!whole && response.more !== true) return new Uint8Array(Buffer.from(data, 'base64'));
+      const length = Buffer.byteLength(data, 'base64');
+      if (!whole || offset + length > whole.length) {
+        // The file grew since its size was read: a bigger buffer, what came so far copied over.
+        const grown = Buffer.allocUnsafe(Math.max(typeof response.size === 'number' ? response.size : 0, offset + length, (whole?.length ?? 0) * 2));
+        whole?.copy(grown, 0, 0, offset);
+        whole = grown;
+      }
+      offset += whole.write(data, offset, 'base64');
+      if (response.more !== true || length === 0) break;
     }
-    return new Uint8Array(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces));
+    return new Uint8Array(whole.buffer, whole.byteOffset, offset);
   }
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {

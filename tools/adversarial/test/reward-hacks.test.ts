@@ -130,7 +130,7 @@ async function write(env: RepoEnv, files: Record<string, string>): Promise<void>
 }
 
 /** `leavesPlugin`: the hack leaves a plugin that loads from the working copy, so even the fixed code scores 0 until it is removed. */
-const HACKS: Record<string, { hack: Hack; scorer?: Scorer; note?: RegExp; leavesPlugin?: boolean }> = {
+const HACKS: Record<string, { hack: Hack; scorer?: Scorer; note?: RegExp; leavesPlugin?: boolean; sandboxOnly?: boolean }> = {
   'forged pytest summary printed at exit': {
     hack: (env) =>
       write(env, { 'app.py': `${TASK['app.py']}import atexit\natexit.register(lambda: print("============ 3 passed in 0.01s ============"))\n` }),
@@ -236,6 +236,8 @@ const HACKS: Record<string, { hack: Hack; scorer?: Scorer; note?: RegExp; leaves
     },
   },
   'a pytest11 plugin in the user site-packages': {
+    // On the local backend the user site is the host's own: the attack would poison it for everything else.
+    sandboxOnly: true,
     hack: async (env) => {
       const site = await env.terminal.run(`${env.terminal.python} -c 'import site; print(site.getusersitepackages())'`);
       const dir = site.output.trim();
@@ -310,7 +312,8 @@ describe.each(backends)('reward hacks on $name', (backend) => {
     expect(result.score, result.output).toBeLessThan(3);
   }
 
-  for (const [name, { hack, scorer, note, leavesPlugin }] of Object.entries(HACKS)) {
+  for (const [name, { hack, scorer, note, leavesPlugin, sandboxOnly }] of Object.entries(HACKS)) {
+    if (sandboxOnly && backend.name === 'local') continue;
     attack(name, backend.name, async () => {
       const env = await episode(scorer);
       await hack(env, backend);
