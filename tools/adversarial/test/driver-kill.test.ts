@@ -34,7 +34,8 @@ describe.each(backends)('killing the driver on $name', (backend) => {
   let scratch = '';
   const drivers: Driver[] = [];
   const leaseDir = (): string => join(scratch, 'leases');
-  const sandboxDirs = (): string[] => readdirSync(scratch).filter((name) => name.startsWith('debug-gym-'));
+  // Not the local backend's python/pip wrappers (`debug-gym-python-<uid>-<hash>`): a cache shared by every run of that interpreter, kept by design.
+  const sandboxDirs = (): string[] => readdirSync(scratch).filter((name) => name.startsWith('debug-gym-') && !name.startsWith('debug-gym-python-'));
   afterEach(async () => {
     await Promise.all(drivers.splice(0).map((driver) => driver.kill()));
     await gc({ leaseDir: leaseDir() });
