@@ -42,8 +42,8 @@ describe.each(backends)('killing the driver on $name', (backend) => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** A `debug-gym serve` with an episode open: a pdb session and a 600 s bash step still running. */
-  async function busyDriver(): Promise<{ driver: Driver; token: string; pending: Promise<Record<string, unknown>> }> {
+  /** A `debug-gym serve` in the scratch dir, and the terminal config that marks its sandbox's processes with `token`. */
+  function markedDriver(): { driver: Driver; token: string; terminal: Record<string, unknown> } {
     const token = randomBytes(6).toString('hex');
     const driver = new Driver({ TMPDIR: scratch, DEBUG_GYM_LEASE_DIR: leaseDir() });
     drivers.push(driver);
@@ -53,6 +53,12 @@ describe.each(backends)('killing the driver on $name', (backend) => {
       env: { DG_DRIVER_KILL: token },
       ...(backend.name === 'docker' ? { image: testDockerImage } : {}),
     };
+    return { driver, token, terminal };
+  }
+
+  /** A `debug-gym serve` with an episode open: a pdb session and a 600 s bash step still running. */
+  async function busyDriver(): Promise<{ driver: Driver; token: string; pending: Promise<Record<string, unknown>> }> {
+    const { driver, token, terminal } = markedDriver();
     const tools = ['pdb', ['bash', { allowLocal: true }]];
     const reset = await driver.call('reset', { path: repo(), terminal, tools, entrypoint: 'python -m pytest -q test_app.py' });
     expect(reset).toHaveProperty('result');
@@ -92,15 +98,7 @@ describe.each(backends)('killing the driver on $name', (backend) => {
   if (backend.name !== 'local') {
     attack('SIGKILL of serve while scoring has the agent\'s processes stopped, then gc: the stopped processes die with the sandbox', backend.name, async () => {
       scratch = newScratch();
-      const token = randomBytes(6).toString('hex');
-      const driver = new Driver({ TMPDIR: scratch, DEBUG_GYM_LEASE_DIR: leaseDir() });
-      drivers.push(driver);
-      const terminal = {
-        type: backend.name,
-        python: backend.name === 'docker' ? 'python3' : testPython,
-        env: { DG_DRIVER_KILL: token },
-        ...(backend.name === 'docker' ? { image: testDockerImage } : {}),
-      };
+      const { driver, token, terminal } = markedDriver();
       // The test waits while slow.flag exists: only the scoring run after the agent made it is slow.
       const path = testdir({
         'app.py': 'def add(a, b):\n    return a - b\n',

@@ -2,13 +2,13 @@
  * The leak soak: 50 start/close cycles on every backend, each leaving a background process behind
  * (`pnpm test` runs 12 in the conformance suite). Nothing may be left: no temp dir, process or sandbox.
  */
-import Docker from 'dockerode';
 import { describe, it } from 'vitest';
 import { BubblewrapTerminal } from '../../src/bubblewrap-terminal.js';
 import { checkBubblewrap } from '../../src/bubblewrap-probe.js';
-import { DockerTerminal, dockerRunId } from '../../src/docker.js';
+import { DockerTerminal } from '../../src/docker.js';
 import { LocalTerminal } from '../../src/local-terminal.js';
 import { expectNoLeaksAfterCycles } from '../conformance.js';
+import { DOCKER_CAPABILITIES } from '../docker-capabilities.js';
 import { requireOrSkip } from '../sandbox-availability.js';
 import { TEST_IMAGE, dockerTestStatus } from '../sandbox-status.js';
 
@@ -33,16 +33,6 @@ describe('50 start/close cycles leave nothing behind', () => {
   });
 
   it.runIf(requireOrSkip('docker', docker.available, docker.reason))('docker', async () => {
-    const engine = new Docker();
-    await expectNoLeaksAfterCycles(() => new DockerTerminal({ image: TEST_IMAGE, defaultTimeoutMs: 30_000 }), {
-      hostProcesses: process.platform === 'linux',
-      hostWorkdir: false,
-      sandboxId: (term) => (term as DockerTerminal).containerId,
-      sandboxesLeft: async (ids) => {
-        const wanted = new Set(ids);
-        const ours = await engine.listContainers({ all: true, filters: { label: [`debug-gym.run=${dockerRunId}`] } });
-        return ours.map((info) => info.Id).filter((id) => wanted.has(id));
-      },
-    }, CYCLES);
+    await expectNoLeaksAfterCycles(() => new DockerTerminal({ image: TEST_IMAGE, defaultTimeoutMs: 30_000 }), DOCKER_CAPABILITIES, CYCLES);
   });
 });
