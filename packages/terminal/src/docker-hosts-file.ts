@@ -5,6 +5,7 @@
  * read-only root. So every such container gets, read-only at `/etc/hosts`, one small file the engine
  * keeps in a named volume: made once per engine, found again by every later process.
  */
+import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { pack } from 'tar-stream';
 import { LABEL_APP, LABEL_APP_VALUE, ownerLabels } from './docker-engine.js';
@@ -75,8 +76,13 @@ async function makeHostsFile(docker: Docker, image: string): Promise<string | un
     HostConfig: { NetworkMode: 'none', Mounts: [{ Type: 'volume', Source: HOSTS_VOLUME, Target: PROBE_MOUNT }] },
   });
   try {
+    // dockerode hands back the HEAD response as an unread stream: left unread, its request never
+    // finishes and the socket keeps the process alive until the engine drops it (~5 minutes).
     const present = await probe.infoArchive({ path: `${PROBE_MOUNT}/hosts` }).then(
-      () => true,
+      (response) => {
+        (response as unknown as Readable).resume();
+        return true;
+      },
       () => false,
     );
     if (!present) await probe.putArchive(await hostsArchive(), { path: PROBE_MOUNT });

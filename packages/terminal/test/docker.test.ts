@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { Agent } from 'node:http';
 import { createRequire } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,6 +39,7 @@ import {
 } from '../src/docker.js';
 import { ensureImage, recipeTag } from '../src/docker.js';
 import { ownerAlive, processStartTime, removeLiveContainersSync } from '../src/docker-engine.js';
+import { localhostHostsFile } from '../src/docker-hosts-file.js';
 import { requireOrSkip } from './sandbox-availability.js';
 import { TEST_IMAGE, dockerTestStatus, imagePresent } from './sandbox-status.js';
 
@@ -120,6 +122,20 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
   afterAll(async () => {
     expect(await ourContainers()).toEqual([]);
     expect(liveContainerIds()).toEqual([]);
+  });
+
+  it('finding the hosts file leaves no engine request in flight, so a process that closed its terminals can exit', async () => {
+    await terminal().start(); // the volume and its file exist from here on: the lookup below finds them
+    const agent = new Agent({ keepAlive: true });
+    try {
+      // A new engine object has no cached answer: it asks the engine whether the file is there (HEAD).
+      expect(await localhostHostsFile(new Docker({ agent }), IMAGE)).toMatch(/\/hosts$/);
+      // A socket still in `sockets` carries an unfinished request and keeps the event loop alive
+      // (the engine drops it after ~5 minutes); a finished one moves to `freeSockets`.
+      await expect.poll(() => Object.values(agent.sockets).flat().length, { timeout: 10_000 }).toBe(0);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('runs commands and serves files through the helper', async () => {
