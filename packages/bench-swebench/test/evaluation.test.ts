@@ -1,9 +1,7 @@
-import { availableBackends, createTestEnv, type Backend } from '@debug-gym/test-utils';
+import { createTestEnv, localBackend as local } from '@debug-gym/test-utils';
 import { afterEach, describe, expect, it, test } from 'vitest';
 import type { RepoEnv } from '@debug-gym/core';
 import { parseInstance, restoreTestsCommand, swebenchEvaluation, swebenchScorer } from '../src/index.js';
-
-const local = (await availableBackends()).find((backend) => backend.name === 'local') as Backend;
 
 const MODIFY = `diff --git a/test_app.py b/test_app.py
 --- a/test_app.py

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { availableBackends, createTestEnv, type Backend } from '../../../tools/test-utils/src/index.js';
+import { localBackend, createTestEnv, type Backend } from '../../../tools/test-utils/src/index.js';
 import {
   BenchmarkDataError,
   EnvConfigError,
@@ -15,9 +15,7 @@ import {
   type RepoEnv,
 } from '../src/index.js';
 
-const found = (await availableBackends()).find((backend) => backend.name === 'local');
-if (!found) throw new Error('the local backend is always available');
-const local: Backend = found;
+const local: Backend = localBackend;
 
 const PLAIN_PATCH = `--- app.py.orig\t2024-01-01 00:00:00
 +++ app.py\t2024-01-01 00:00:00

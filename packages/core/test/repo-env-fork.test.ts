@@ -5,11 +5,10 @@
  * tool-pdb's env-fork tests run fork on every backend.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { availableBackends, createTestEnv } from '../../../tools/test-utils/src/index.js';
+import { localBackend, type Backend, createTestEnv } from '../../../tools/test-utils/src/index.js';
 import type { RepoEnv } from '../src/index.js';
 
-const local = (await availableBackends()).find((backend) => backend.name === 'local');
-if (!local) throw new Error('the local backend is always available');
+const local: Backend = localBackend;
 
 const REPO = {
   'app.py': 'x = 1\n',

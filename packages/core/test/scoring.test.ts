@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, test } from 'vitest';
-import { availableBackends, createTestEnv, testdir, type Backend } from '../../../tools/test-utils/src/index.js';
+import { localBackend, createTestEnv, testdir, type Backend } from '../../../tools/test-utils/src/index.js';
 import {
   MAX_REPORT_LINE_BYTES,
   parsePytestReport,
@@ -13,7 +13,7 @@ import {
   type StructuredPytestRun,
 } from '../src/index.js';
 
-const local = (await availableBackends()).find((backend) => backend.name === 'local') as Backend;
+const local: Backend = localBackend;
 
 /** A report as the launcher writes it: sealed after its finished record (`sealed: false` leaves that out). */
 function report(lines: object[], { sealed = true } = {}): PytestReport {

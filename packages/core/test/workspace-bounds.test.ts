@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableBackends, createTestEnv } from '../../../tools/test-utils/src/index.js';
+import { localBackend, type Backend, createTestEnv } from '../../../tools/test-utils/src/index.js';
 import { FileTooLargeError, defineToolPlugin, walkTree, type DirEntry } from '../src/index.js';
 
-const local = (await availableBackends()).find((backend) => backend.name === 'local');
-if (!local) throw new Error('the local backend is always available');
+const local: Backend = localBackend;
 
 const looker = defineToolPlugin({
   specificationVersion: 'tool-plugin-v1',

@@ -129,7 +129,7 @@ describe.runIf(runDocker)('DockerTerminal (real engine)', () => {
     const agent = new Agent({ keepAlive: true });
     try {
       // A new engine object has no cached answer: it asks the engine whether the file is there (HEAD).
-      expect(await localhostHostsFile(new Docker({ agent }), IMAGE)).toMatch(/\/hosts$/);
+      expect(await localhostHostsFile(new Docker({ agent } as Docker.DockerOptions), IMAGE)).toMatch(/\/hosts$/);
       // A socket still in `sockets` carries an unfinished request and keeps the event loop alive
       // (the engine drops it after ~5 minutes); a finished one moves to `freeSockets`.
       await expect.poll(() => Object.values(agent.sockets).flat().length, { timeout: 10_000 }).toBe(0);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { availableBackends } from '@debug-gym/test-utils';
+import { localBackend } from '@debug-gym/test-utils';
 import { pdbEnvPerTest } from './support/pdb-env.js';
 
 /** Interpreters 3.8–3.13 installed on this host (PATH, then pyenv); the driver must work with each. */
@@ -19,15 +19,15 @@ function hostInterpreters(): Array<{ version: string; python: string }> {
   return found;
 }
 
-const local = (await availableBackends()).find((backend) => backend.name === 'local');
-const interpreters = local ? hostInterpreters() : [];
+const local = localBackend;
+const interpreters = hostInterpreters();
 const APP = 'def f(x):\n    y = x * 2\n    return y\n\n\nprint("result", f(3))\n';
 
-// Keeps the file non-empty when the local backend is not selected (DEBUG_GYM_TEST_BACKENDS=docker) or no interpreter is found.
-if (interpreters.length === 0) test.skip('needs the local backend and a host Python 3.8-3.13', () => {});
+// Keeps the file non-empty when no interpreter is found.
+if (interpreters.length === 0) test.skip('needs a host Python 3.8-3.13', () => {});
 
 describe.skipIf(interpreters.length === 0).each(interpreters)('the pdb driver under Python $version', ({ python }) => {
-  const open = pdbEnvPerTest(local!);
+  const open = pdbEnvPerTest(local);
 
   test('breakpoints, frames, listings, restarts after a rewrite and at program end', async () => {
     const current = await open({ files: { 'app.py': APP }, debugEntrypoint: `${python} -m pdb app.py` });

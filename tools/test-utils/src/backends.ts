@@ -24,6 +24,9 @@ function factory(name: BackendName): () => Terminal {
   }
 }
 
+/** The local backend, whatever the tier selects: for suites that test the local terminal itself. */
+export const localBackend: Backend = { name: 'local', create: factory('local') };
+
 const availability = new Map<BackendName, Promise<string | null>>();
 
 /** Null when the backend works here, else why not. */
