@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { availableBackends, createTestEnv, type Backend } from '../../../tools/test-utils/src/index.js';
+import { availableBackends, createTestEnv, localBackend as local, type Backend } from '../../../tools/test-utils/src/index.js';
 import { NO_TOOL_CALL_TEXT, PluginLoadError, defineToolPlugin, withToolName, type RepoEnv, type ToolInstance, type ToolPluginV1 } from '../src/index.js';
 
 // Where the original debug-gym's answers are matched (or a difference is pinned): docs/differences.md.
 
 const backends = await availableBackends();
-const local = backends.find((backend) => backend.name === 'local') as Backend;
 
 const envs: RepoEnv[] = [];
 afterEach(async () => {

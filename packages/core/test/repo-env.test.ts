@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { availableBackends, createTestEnv, testdir, type Backend } from '../../../tools/test-utils/src/index.js';
+import { availableBackends, createTestEnv, localBackend, testdir, type Backend } from '../../../tools/test-utils/src/index.js';
 import {
   EnvConfigError,
   EnvNotReadyError,
@@ -12,8 +12,6 @@ import {
 } from '../src/index.js';
 
 const backends = await availableBackends();
-const localBackend = backends.find((backend) => backend.name === 'local');
-if (!localBackend) throw new Error('the local backend is always available');
 const local: Backend = localBackend;
 
 const FAILING_REPO = {
