@@ -7,6 +7,8 @@ import {
   pytestArguments,
   pytestScorer,
   readPristineInventory,
+  isProtectedPath,
+  testTreeOf,
   scorePytestReport,
   type PytestReport,
   type RepoEnv,
@@ -186,6 +188,40 @@ describe('readPristineInventory', () => {
   });
 });
 
+describe('test folders (everything the tests are made of)', () => {
+  it('are the nearest tests/, test/ or testing/ above a test file; a test file beside the code has none', () => {
+    expect(testTreeOf('tests/test_app.py')).toBe('tests');
+    expect(testTreeOf('tests/unit/test_app.py')).toBe('tests');
+    expect(testTreeOf('numpy/testing/tests/test_utils.py')).toBe('numpy/testing/tests');
+    expect(testTreeOf('src/Test/test_x.py')).toBe('src/Test');
+    expect(testTreeOf('test_app.py')).toBeNull();
+    expect(testTreeOf('pkg/test_app.py')).toBeNull();
+  });
+
+  it('protect every file of the folder (helpers, __init__.py, data), and only that folder', () => {
+    const dir = testdir({
+      'app.py': 'X',
+      'expected.json': '{}',
+      'tests/__init__.py': '',
+      'tests/test_app.py': 'T',
+      'tests/helpers.py': 'H',
+      'tests/data/expected.json': '{}',
+      'tests/__pycache__/helpers.cpython-311.pyc': 'P',
+      'lib/testing/util.py': 'U',
+      'lib/testing/tests/test_util.py': 'T',
+    });
+    const inventory = readPristineInventory(dir, () => false);
+    expect(inventory.trees.sort()).toEqual(['lib/testing/tests', 'tests']);
+    expect([...inventory.treeFiles].sort()).toEqual(['lib/testing/tests/test_util.py', 'tests/__init__.py', 'tests/data/expected.json', 'tests/helpers.py', 'tests/test_app.py']);
+    expect([...inventory.files.keys()].sort()).toEqual([...inventory.treeFiles].sort());
+    expect(isProtectedPath(inventory, 'tests/new_helper.py')).toBe(true);
+    expect(isProtectedPath(inventory, 'tests/data/expected.json')).toBe(true);
+    expect(isProtectedPath(inventory, 'lib/testing/util.py')).toBe(false);
+    expect(isProtectedPath(inventory, 'app.py')).toBe(false);
+    expect(isProtectedPath(inventory, 'expected.json')).toBe(false);
+  });
+});
+
 describe('guarded scoring on the local backend', () => {
   const envs: RepoEnv[] = [];
   afterEach(async () => {
@@ -196,6 +232,31 @@ describe('guarded scoring on the local backend', () => {
     'app.py': 'def f():\n    return 1\n',
     'tests/check_app.py': 'from app import f\n\ndef test_f():\n    assert f() == 1\n',
   };
+
+  it("restores a test folder's helpers and data, and sets aside a file added there, for the scoring run", async () => {
+    const files = {
+      'app.py': 'def add(a, b):\n    return a - b\n',
+      'tests/__init__.py': '',
+      'tests/helpers.py': 'import json, os\n\ndef expected():\n    with open(os.path.join(os.path.dirname(__file__), "expected.json")) as f:\n        return json.load(f)\n',
+      'tests/expected.json': '[[1, 2, 3], [0, 0, 0]]\n',
+      'tests/test_app.py': 'from app import add\nfrom tests.helpers import expected\n\ndef test_add():\n    for a, b, want in expected():\n        assert add(a, b) == want\n\ndef test_truth():\n    assert True\n',
+    };
+    const env = createTestEnv(local, { files, entrypoint: 'python -m pytest -q' });
+    envs.push(env);
+    expect(await env.reset()).toMatchObject({ score: 1, maxScore: 2 });
+    await env.terminal.writeFile('tests/expected.json', '[[1, 2, -1], [0, 0, 0]]\n');
+    await env.terminal.writeFile('tests/helpers.py', 'def expected():\n    return []\n');
+    await env.terminal.writeFile('tests/conftest_like.py', '');
+    const forged = await env.evaluate();
+    expect(forged, forged.output).toMatchObject({ score: 1, success: false });
+    expect(forged.output).toMatch(/restored these protected files[^\n]*tests\/expected\.json, tests\/helpers\.py/);
+    expect(forged.output).toMatch(/set these files aside[^\n]*tests\/conftest_like\.py/);
+    // Restored in the working copy too, and the set-aside file is back where the agent put it.
+    expect(Buffer.from(await env.terminal.readFile('tests/expected.json')).toString()).toBe(files['tests/expected.json']);
+    expect(await env.terminal.stat('tests/conftest_like.py')).toMatchObject({ type: 'file' });
+    await env.terminal.writeFile('app.py', 'def add(a, b):\n    return a + b\n');
+    expect(await env.evaluate()).toMatchObject({ score: 2, maxScore: 2, success: true });
+  });
 
   it('protects a test file named outside pytest patterns, from the ids the reset run collected', async () => {
     const env = createTestEnv(local, { files: FILES, entrypoint: 'python -m pytest -q tests/check_app.py' });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readPristineInventory, type RepoEnv, type Terminal } from '@debug-gym/core';
+import { isProtectedPath, readPristineInventory, type RepoEnv, type Terminal } from '@debug-gym/core';
 import { rerunWhileTimedOut, resolvedBy } from './rerun-timed-out.js';
 
 /** Not part of the agent's change: test artefacts and version control. */
@@ -104,18 +104,18 @@ export async function gradeInFreshSandbox(
       retries += 1;
       start = await fresh.reset();
     }
-    const protectedFiles = readPristineInventory(hostDir, (relative) => fresh.workspace.isReadonly(relative)).files;
+    const pristine = readPristineInventory(hostDir, (relative) => fresh.workspace.isReadonly(relative));
     const applied: string[] = [];
     const dropped: string[] = [];
     for (const [path, content] of change.files) {
-      if (protectedFiles.has(path)) dropped.push(path);
+      if (isProtectedPath(pristine, path)) dropped.push(path);
       else {
         await fresh.terminal.writeFile(path, content);
         applied.push(path);
       }
     }
     for (const path of change.deleted) {
-      if (protectedFiles.has(path)) dropped.push(path);
+      if (isProtectedPath(pristine, path)) dropped.push(path);
       else {
         await fresh.terminal.remove(path);
         applied.push(path);

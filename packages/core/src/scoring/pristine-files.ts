@@ -6,6 +6,15 @@ import type { Terminal } from '@debug-gym/spec';
 export const CONFIG_NAMES = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml']);
 const SHADOW_NAMES = new Set(['pytest.py', 'pytest', '_pytest', 'pytest.pyc', 'pluggy', 'pluggy.py', '_pytest.py', 'py.py', 'sitecustomize.py', 'usercustomize.py']);
 const TEST_FILE = /^(test_.*|.*_test)\.py$/;
+/** A folder of tests: everything under the nearest such ancestor of a test file is protected. */
+const TEST_DIR = /^(tests?|testing)$/i;
+/**
+ * At most this much of the test folders' content is snapshotted for restoring (files past it are only kept
+ * out of fresh grading): every snapshotted file is compared before each scoring run, ~0.15 ms (local) to
+ * 0.25 ms (Docker) a file.
+ */
+const TREE_MAX_BYTES = 64 * 1024 * 1024;
+const TREE_MAX_FILES = 5000;
 const SKIPPED_DIRS = new Set(['.git', '__pycache__', '.pytest_cache']);
 /** Files larger than this are not snapshotted (a test file never is). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -19,16 +28,43 @@ export interface PristineInventory {
   files: Map<string, Uint8Array>;
   /** The pristine repository's symlinks: relative path -> target (what `readlink` says). */
   links: Record<string, string>;
+  /**
+   * Test folders (relative, no trailing slash): the nearest `tests/`, `test/` or `testing/` above a test
+   * file. Everything in them is the tests' own (helpers, `__init__.py`, data, snapshots): restored before
+   * scoring, and a file the pristine repository does not have there is set aside for the run.
+   */
+  trees: string[];
+  /** Every regular file of the pristine repository inside `trees`. */
+  treeFiles: Set<string>;
+  /** Bytes and count of tree files snapshotted so far (bounded by TREE_MAX_BYTES and TREE_MAX_FILES). */
+  treeBytes: number;
+  treeSnapshots: number;
+}
+
+/** An empty inventory. */
+export function emptyInventory(): PristineInventory {
+  return { candidates: [], files: new Map(), links: {}, trees: [], treeFiles: new Set(), treeBytes: 0, treeSnapshots: 0 };
+}
+
+/** A copy that can grow without changing `inventory` (a forked env's). */
+export function copyInventory(inventory: PristineInventory): PristineInventory {
+  return { ...inventory, candidates: [...inventory.candidates], files: new Map(inventory.files), links: { ...inventory.links }, trees: [...inventory.trees], treeFiles: new Set(inventory.treeFiles) };
+}
+
+/** Is this path (relative to the working copy) one the agent's changes may not touch for scoring? */
+export function isProtectedPath(inventory: PristineInventory, relative: string): boolean {
+  return inventory.files.has(relative) || inventory.trees.some((tree) => relative.startsWith(`${tree}/`));
 }
 
 /**
  * Walk the repository on the host (the pristine copy, never changed) once per reset: the files
  * restored before every scoring run are the test files (pytest's default `test_*.py`/`*_test.py`,
- * plus those the first run collected tests from), pytest's configuration files and the read-only
- * files.
+ * plus those the first run collected tests from), every file of their test folders, pytest's
+ * configuration files and the read-only files.
  */
 export function readPristineInventory(hostDir: string, isReadonly: (relative: string) => boolean): PristineInventory {
-  const inventory: PristineInventory = { candidates: [], files: new Map(), links: {} };
+  const inventory = emptyInventory();
+  const testFiles: string[] = [];
   let seen = 0;
   const walk = (dir: string, prefix: string): void => {
     let entries;
@@ -48,11 +84,63 @@ export function readPristineInventory(hostDir: string, isReadonly: (relative: st
         if (!SKIPPED_DIRS.has(entry.name)) walk(join(dir, entry.name), `${relative}/`);
       } else if (entry.isFile() && (TEST_FILE.test(entry.name) || CONFIG_NAMES.has(entry.name) || isReadonly(relative))) {
         addPristineFile(inventory, hostDir, relative);
+        if (TEST_FILE.test(entry.name)) testFiles.push(relative);
       }
     }
   };
   walk(hostDir, '');
+  for (const file of testFiles) addTestTree(inventory, hostDir, file);
   return inventory;
+}
+
+/** The nearest folder named like a test folder above a test file (relative), or null (a test file beside the code). */
+export function testTreeOf(testFile: string): string | null {
+  const parts = testFile.split('/').slice(0, -1);
+  for (let index = parts.length - 1; index >= 0; index -= 1) {
+    if (TEST_DIR.test(parts[index] as string)) return parts.slice(0, index + 1).join('/');
+  }
+  return null;
+}
+
+/** Protect the test folder of one test file (see PristineInventory.trees); symlinks are not followed. */
+export function addTestTree(inventory: PristineInventory, hostDir: string, testFile: string): void {
+  const tree = testTreeOf(testFile);
+  if (tree === null || inventory.trees.some((known) => tree === known || tree.startsWith(`${known}/`))) return;
+  inventory.trees = [...inventory.trees.filter((known) => !known.startsWith(`${tree}/`)), tree];
+  let seen = 0;
+  const walk = (prefix: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(join(hostDir, prefix), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_FILES) return;
+      const relative = `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) walk(relative);
+      } else if (entry.isFile()) {
+        inventory.treeFiles.add(relative);
+        if (inventory.files.has(relative)) continue;
+        const size = fileSize(join(hostDir, relative));
+        if (size <= MAX_FILE_BYTES && inventory.treeBytes + size <= TREE_MAX_BYTES && inventory.treeSnapshots < TREE_MAX_FILES) {
+          addPristineFile(inventory, hostDir, relative);
+          inventory.treeBytes += size;
+          inventory.treeSnapshots += 1;
+        }
+      }
+    }
+  };
+  walk(tree);
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 function linkTarget(path: string): string | null {

@@ -1,5 +1,5 @@
 import type { RunResult, Terminal } from '@debug-gym/spec';
-import { addPristineFile, readPristineInventory, restorePristineFiles, type PristineInventory } from './pristine-files.js';
+import { addPristineFile, addTestTree, copyInventory, emptyInventory, readPristineInventory, restorePristineFiles, type PristineInventory } from './pristine-files.js';
 import { runPytestScoring } from './pytest-scoring-run.js';
 import type { ExpectedTests, StructuredPytestRun } from '@debug-gym/spec';
 
@@ -9,7 +9,7 @@ import type { ExpectedTests, StructuredPytestRun } from '@debug-gym/spec';
  * files, then runs pytest through debug-gym's launcher.
  */
 export class PytestScoringGuard {
-  private inventory: PristineInventory = { candidates: [], files: new Map(), links: {} };
+  private inventory: PristineInventory = emptyInventory();
   private expected: ExpectedTests | null = null;
   /** Null until the pristine run has said which plugins load from the working copy. */
   private plugins: Array<[string, string]> | null = null;
@@ -27,7 +27,7 @@ export class PytestScoringGuard {
 
   /** Take over what `other` knows of the pristine repository (a forked env scores like its original). */
   copyFrom(other: PytestScoringGuard): void {
-    this.inventory = { candidates: [...other.inventory.candidates], files: new Map(other.inventory.files), links: { ...other.inventory.links } };
+    this.inventory = copyInventory(other.inventory);
     this.expected = other.expected;
     this.plugins = other.plugins;
     this.hookFiles = other.hookFiles;
@@ -56,6 +56,8 @@ export class PytestScoringGuard {
       keep: this.inventory.candidates,
       plugins,
       links: this.inventory.links,
+      trees: this.inventory.trees,
+      treeFiles: this.inventory.treeFiles,
       hookFiles,
       inipath: pristine ? null : this.inipath,
       timeoutMs,
@@ -71,7 +73,10 @@ export class PytestScoringGuard {
       const root = report.finished.rootdir === '.' ? '' : `${report.finished.rootdir}/`;
       for (const id of [...this.expected.ids, ...this.expected.modules]) {
         const file = id.split('::')[0];
-        if (file?.endsWith('.py')) addPristineFile(this.inventory, this.hostDir, root + file);
+        if (file?.endsWith('.py')) {
+          addPristineFile(this.inventory, this.hostDir, root + file);
+          addTestTree(this.inventory, this.hostDir, root + file);
+        }
       }
     }
     return { run, structured: { report, expected: this.expected, restored } };

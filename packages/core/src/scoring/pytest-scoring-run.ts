@@ -19,6 +19,10 @@ export interface PytestScoringRunOptions {
   plugins: ReadonlyArray<readonly [string, string]> | null;
   /** The pristine repository's symlinks (relative path -> target): any other is taken out for the run. */
   links: Readonly<Record<string, string>>;
+  /** Test folders whose files not in `treeFiles` are set aside for the run (see PristineInventory.trees). Default none. */
+  trees?: readonly string[];
+  /** The pristine repository's files in `trees`. */
+  treeFiles?: ReadonlySet<string>;
   /**
    * Files the pristine run's hook implementations came from (relative inside the working copy, real
    * paths outside), besides pytest's and pluggy's own. Null on the pristine run (which records them)
@@ -48,7 +52,15 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
   const dir = `/tmp/debug-gym-score-${token}`;
   // The launcher derives the report's and the record's paths and the set-aside suffix from its directory.
   const paths = { report: `${dir}/report.jsonl`, moved: `${dir}/moved.json` };
-  const manifest = { keep: options.keep, plugins: options.plugins, links: options.links, hookFiles: options.hookFiles, inipath: options.inipath };
+  const manifest = {
+    keep: options.keep,
+    plugins: options.plugins,
+    links: options.links,
+    trees: options.trees ?? [],
+    treeFiles: [...(options.treeFiles ?? [])],
+    hookFiles: options.hookFiles,
+    inipath: options.inipath,
+  };
   const source = PYTEST_LAUNCHER_SOURCE.replace('__MANIFEST__', () => JSON.stringify(JSON.stringify(manifest)));
   await terminal.writeFile(`${dir}/launch.py`, source);
   let removal: Promise<void> | undefined;
