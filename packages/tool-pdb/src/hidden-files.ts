@@ -14,7 +14,36 @@ export function isHiddenPath(workspace: Workspace, absolute: string): boolean {
   return workspace.isIgnored(relative);
 }
 
-const FRAME_LINE = /^[> ] (.+?)\((\d+)\)\S*\(\)\s*$/;
+/**
+ * The file of a pdb frame line (`> file.py(12)f()`, or two spaces first in `where`), or null. What the
+ * regular expression `/^[> ] (.+?)\((\d+)\)\S*\(\)\s*$/` would capture, found in one pass: the line
+ * is program output too, and that expression backtracks quadratically on a long line of `(1)(1)…`.
+ */
+export function frameFile(line: string): string | null {
+  if (!(line.startsWith('> ') || line.startsWith('  '))) return null;
+  const trimmed = line.trimEnd();
+  if (!trimmed.endsWith('()') || trimmed.length < 2 + 1 + 3 + 2) return null;
+  const body = trimmed.slice(2, -2);
+  // `(\d+)` then a function name without white space up to the end: the first `(digits)` after the
+  // last white space (the name and the digits have none), with at least one character of file before it.
+  let from = Math.max(1, lastWhitespace(body) + 1);
+  for (;;) {
+    const open = body.indexOf('(', from);
+    if (open < 0) return null;
+    let end = open + 1;
+    while (end < body.length && body.charCodeAt(end) >= 48 && body.charCodeAt(end) <= 57) end += 1;
+    if (end > open + 1 && body[end] === ')') return /[\r\u2028\u2029]/.test(body.slice(0, open)) ? null : body.slice(0, open);
+    from = end > open + 1 ? end : open + 1;
+  }
+}
+
+/** Index of the last character `\s` matches, or -1. */
+function lastWhitespace(text: string): number {
+  for (let index = text.length - 1; index >= 0; index -= 1) {
+    if (/\s/.test(text[index] as string)) return index;
+  }
+  return -1;
+}
 
 /**
  * pdb prints a source line after every frame it reports (`> file.py(12)f()` then `-> code`, also in
@@ -24,8 +53,9 @@ export function scrubHiddenSource(text: string, isHidden: (file: string) => bool
   if (!text.includes('\n-> ')) return text;
   const lines = text.split('\n');
   for (let index = 0; index + 1 < lines.length; index += 1) {
-    const match = FRAME_LINE.exec(lines[index] ?? '');
-    if (match && (lines[index + 1] ?? '').startsWith('-> ') && isHidden(match[1] ?? '')) lines[index + 1] = HIDDEN_SOURCE_LINE;
+    if (!(lines[index + 1] ?? '').startsWith('-> ')) continue;
+    const file = frameFile(lines[index] ?? '');
+    if (file !== null && isHidden(file)) lines[index + 1] = HIDDEN_SOURCE_LINE;
   }
   return lines.join('\n');
 }

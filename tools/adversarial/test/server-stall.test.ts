@@ -166,6 +166,23 @@ describe.each(backends)('one agent stalls the server ($name)', ({ name: backend 
   );
 
   attack(
+    "pdb's frame lines: the program prints '> ' + '(1)' * 100000 + then a '-> ' line, which the hidden-source scrub reads on every pdb answer",
+    backend,
+    async () => {
+      const victim = await openVictim();
+      const attacker = await open(backend, ['pdb']);
+      const { samples, attacks } = await underAttack(victim, async () => {
+        const observation = await step(attacker, 'pdb', { command: '!print("> " + "(1)" * 100000 + "\\n-> x")' });
+        expect(observation).toContain('(1)(1)');
+      });
+      report(`pdb frame lines [${backend}]`, samples, attacks);
+      expect(attacks).toBeGreaterThan(0);
+      expect(median(samples)).toBeLessThan(MEDIAN_LIMIT_MS);
+    },
+    300_000,
+  );
+
+  attack(
     "pytest summary parsing: the code under test prints '1 ' + '1' * 100000 + '!' (and other look-alike summary lines) at exit, on every eval",
     backend,
     async () => {
