@@ -17,8 +17,9 @@ done
 # python3-pip, -setuptools, -wheel, -venv: `pip install --no-build-isolation ./clients/python` offline (the Python client).
 # chromium: the viewer's browser tests.
 packages=(python3 python3-pytest python3-pandas python3-pip python3-setuptools python3-wheel python3-venv git bubblewrap procps ca-certificates)
-# What only the tests need: the Docker engine, debootstrap for the offline image, Chromium for the viewer's tests.
-if [ "$want_docker" = 1 ]; then packages+=(docker.io debootstrap chromium); fi
+# What only the tests need: the Docker engine, debootstrap for the offline image, Chromium for the viewer's tests,
+# jinja2 and flask for running the original debug-gym's own trajectory readers on our exports.
+if [ "$want_docker" = 1 ]; then packages+=(docker.io debootstrap chromium python3-jinja2 python3-flask); fi
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -7,3 +7,6 @@
 export DEBUG_GYM_PYTHON="${DEBUG_GYM_PYTHON:-/usr/bin/python3}"
 export DEBUG_GYM_DOCKER_IMAGE="${DEBUG_GYM_DOCKER_IMAGE:-debug-gym/python-offline:bookworm}"
 export DEBUG_GYM_REQUIRE_SANDBOXES="${DEBUG_GYM_REQUIRE_SANDBOXES:-1}"
+# The original debug-gym's own code (its trajectory readers, run on our exports when a copy of it is at
+# DEBUG_GYM_ORIGINAL_SOURCE) needs jinja2 and flask, which setup-system.sh installs for that interpreter.
+export DEBUG_GYM_ORIGINAL_PYTHON="${DEBUG_GYM_ORIGINAL_PYTHON:-$DEBUG_GYM_PYTHON}"
