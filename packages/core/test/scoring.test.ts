@@ -1,3 +1,5 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, test } from 'vitest';
 import { localBackend, createTestEnv, testdir, type Backend } from '../../../tools/test-utils/src/index.js';
 import {
@@ -214,6 +216,11 @@ describe('test folders (everything the tests are made of)', () => {
     expect(inventory.trees.sort()).toEqual(['lib/testing/tests', 'tests']);
     expect([...inventory.treeFiles].sort()).toEqual(['lib/testing/tests/test_util.py', 'tests/__init__.py', 'tests/data/expected.json', 'tests/helpers.py', 'tests/test_app.py']);
     expect([...inventory.files.keys()].sort()).toEqual([...inventory.treeFiles].sort());
+    // A symlink in the folder is one of its files (never set aside), not snapshotted or followed.
+    symlinkSync('helpers.py', join(dir, 'tests', 'alias.py'));
+    const withLink = readPristineInventory(dir, () => false);
+    expect(withLink.treeFiles.has('tests/alias.py')).toBe(true);
+    expect(withLink.files.has('tests/alias.py')).toBe(false);
     expect(isProtectedPath(inventory, 'tests/new_helper.py')).toBe(true);
     expect(isProtectedPath(inventory, 'tests/data/expected.json')).toBe(true);
     expect(isProtectedPath(inventory, 'lib/testing/util.py')).toBe(false);

@@ -34,7 +34,7 @@ export interface PristineInventory {
    * scoring, and a file the pristine repository does not have there is set aside for the run.
    */
   trees: string[];
-  /** Every regular file of the pristine repository inside `trees`. */
+  /** Every file and symlink (not directory) of the pristine repository inside `trees`. */
   treeFiles: Set<string>;
   /** Bytes and count of tree files snapshotted so far (bounded by TREE_MAX_BYTES and TREE_MAX_FILES). */
   treeBytes: number;
@@ -102,37 +102,45 @@ export function testTreeOf(testFile: string): string | null {
   return null;
 }
 
-/** Protect the test folder of one test file (see PristineInventory.trees); symlinks are not followed. */
+/**
+ * Protect the test folder of one test file (see PristineInventory.trees); symlinks are listed, not
+ * followed. A folder of more than MAX_FILES entries is left as it is (only its test files are protected):
+ * an incomplete listing would set pristine files aside.
+ */
 export function addTestTree(inventory: PristineInventory, hostDir: string, testFile: string): void {
   const tree = testTreeOf(testFile);
   if (tree === null || inventory.trees.some((known) => tree === known || tree.startsWith(`${known}/`))) return;
-  inventory.trees = [...inventory.trees.filter((known) => !known.startsWith(`${tree}/`)), tree];
-  let seen = 0;
-  const walk = (prefix: string): void => {
-    let entries;
+  const entries: Array<{ relative: string; regular: boolean }> = [];
+  const walk = (prefix: string): boolean => {
+    let listing;
     try {
-      entries = readdirSync(join(hostDir, prefix), { withFileTypes: true });
+      listing = readdirSync(join(hostDir, prefix), { withFileTypes: true });
     } catch {
-      return;
+      return true;
     }
-    for (const entry of entries) {
-      if (++seen > MAX_FILES) return;
+    for (const entry of listing) {
+      if (entries.length >= MAX_FILES) return false;
       const relative = `${prefix}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) walk(relative);
-      } else if (entry.isFile()) {
-        inventory.treeFiles.add(relative);
-        if (inventory.files.has(relative)) continue;
-        const size = fileSize(join(hostDir, relative));
-        if (size <= MAX_FILE_BYTES && inventory.treeBytes + size <= TREE_MAX_BYTES && inventory.treeSnapshots < TREE_MAX_FILES) {
-          addPristineFile(inventory, hostDir, relative);
-          inventory.treeBytes += size;
-          inventory.treeSnapshots += 1;
-        }
+        if (!SKIPPED_DIRS.has(entry.name) && !walk(relative)) return false;
+      } else {
+        entries.push({ relative, regular: entry.isFile() });
       }
     }
+    return true;
   };
-  walk(tree);
+  if (!walk(tree)) return;
+  inventory.trees = [...inventory.trees.filter((known) => !known.startsWith(`${tree}/`)), tree];
+  for (const { relative, regular } of entries) {
+    inventory.treeFiles.add(relative);
+    if (!regular || inventory.files.has(relative)) continue;
+    const size = fileSize(join(hostDir, relative));
+    if (size <= MAX_FILE_BYTES && inventory.treeBytes + size <= TREE_MAX_BYTES && inventory.treeSnapshots < TREE_MAX_FILES) {
+      addPristineFile(inventory, hostDir, relative);
+      inventory.treeBytes += size;
+      inventory.treeSnapshots += 1;
+    }
+  }
 }
 
 function fileSize(path: string): number {
