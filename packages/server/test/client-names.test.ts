@@ -159,3 +159,38 @@ describe('what else of a reset acts on the server\'s host', () => {
     expect(data).toMatchObject({ status: 403, body: { error: { code: 'DG_PARAM_NOT_ALLOWED', param: 'data_path' } } });
   });
 });
+
+describe("--repo-root and the rows of a client's data_path", () => {
+  test('the repository a row names (repo_path) lies inside the roots or the benchmark cache, like a path the client named', async () => {
+    const root = testdir({ 'repo-c/app.py': 'x = 1\n', 'data.jsonl': '{}\n' });
+    const cache = testdir({ 'cached-repo/app.py': 'x = 1\n' });
+    const outside = buggyRepo();
+    const repositories: Record<string, string> = { escape: outside, inside: join(root, 'repo-c'), cached: join(cache, 'cached-repo') };
+    // Stands in for a benchmark whose rows name their repository (SWE-smith's, R2E-Gym's repo_path).
+    const server = await TestServer.start({
+      repoRoots: [root],
+      taskRoots: [cache],
+      benchmarkNames: ['rows'],
+      idleTtlSeconds: 0,
+      resolveTask: async ({ task }) => ({ task: { id: task, benchmark: 'rows', path: repositories[task] as string, instructions: 'Look around.', entrypoint: 'python -m pytest -q' } }),
+    });
+    try {
+      const dataPath = join(root, 'data.jsonl');
+      const reset = (task: string, withData = true): ReturnType<TestServer['post']> =>
+        server.post('/reset', { benchmark: 'rows', task, ...(withData ? { data_path: dataPath } : {}), terminal: local, tools: ['view'], eval_on_reset: false });
+      const refused = await reset('escape');
+      expect(refused).toMatchObject({ status: 403, body: { error: { code: 'DG_PARAM_NOT_ALLOWED', param: 'data_path', message: expect.stringContaining(outside) } } });
+      for (const task of ['inside', 'cached']) {
+        const ok = await reset(task);
+        expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+        await server.post('/close', { session_id: ok.body.session_id });
+      }
+      // The benchmark's own data (no data_path from the client) is the operator's: its repositories are not limited.
+      const own = await reset('escape', false);
+      expect(own.status, JSON.stringify(own.body)).toBe(200);
+      await server.post('/close', { session_id: own.body.session_id });
+    } finally {
+      await server.close();
+    }
+  });
+});

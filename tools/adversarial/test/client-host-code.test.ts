@@ -38,8 +38,8 @@ function spellings(file: string): string[] {
 }
 
 /** The real `debug-gym serve --http` on a free port. */
-async function httpServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [serveBin, 'serve', '--http', '--port', '0', '--log-level', 'silent'], { stdio: 'pipe' });
+async function httpServer(extra: string[] = []): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [serveBin, 'serve', '--http', '--port', '0', '--log-level', 'silent', ...extra], { stdio: 'pipe' });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
@@ -101,15 +101,36 @@ describe('a client names code for the server to run on its host', () => {
   });
 });
 
+describe('a client reads a host folder through the rows of its own data file', () => {
+  attack("a data_path row's repo_path names a folder outside --repo-root (SWE-smith, R2E-Gym, SWE-Gym and SWE-bench-debug rows may carry one)", 'server', async () => {
+    const secret = testdir({ 'secret.txt': 'TOP SECRET host file\n', 'test_s.py': 'def test_x():\n    assert True\n' });
+    const root = testdir({});
+    // A SWE-smith instance in the upstream schema, plus the repo_path of a local-folder instance.
+    const row = {
+      instance_id: 'x__y-1',
+      repo: 'x/y',
+      patch: 'diff --git a/test_s.py b/test_s.py\n--- a/test_s.py\n+++ b/test_s.py\n@@ -1,2 +1,2 @@\n def test_x():\n-    assert True\n+    assert False\n',
+      FAIL_TO_PASS: ['test_s.py::test_x'],
+      PASS_TO_PASS: [],
+      image_name: 'x',
+      problem_statement: 'x',
+      repo_path: secret,
+    };
+    const dataPath = join(root, 'data.jsonl');
+    writeFileSync(dataPath, `${JSON.stringify(row)}\n`);
+    const server = await httpServer(['--repo-root', root]);
+    try {
+      const reply = await postReset(server.url, { benchmark: 'swesmith', task: 'x__y-1', data_path: dataPath, terminal: { type: 'bubblewrap' }, tools: ['bash'] });
+      expect(reply).toEqual({ status: 403, code: 'DG_PARAM_NOT_ALLOWED' });
+    } finally {
+      server.stop();
+    }
+  });
+});
+
 describe.each(backends.filter((backend) => backend.name === 'docker'))('the agent plants the module on $name, the client names it', (backend) => {
   const server = new ServeClient();
-  // SIGTERM closes the env and exits at once; after stdin ends, a serve that held a Docker env lingers for minutes.
-  afterAll(async () => {
-    if (!server.alive) return;
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
-  }, 120_000);
+  afterAll(() => server.end(), 120_000);
 
   attack("an agent's file in its container, named by its host path through the overlay's upper dir", backend.name, async () => {
     const hostDir = testdir({});

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { defaultCacheDir } from '@debug-gym/plugin-kit';
 import type { EnvFactoryOptions } from '@debug-gym/server';
 import { BENCHMARK_PACKAGES } from '../bench/load-benchmark.js';
 import { BUNDLED_TOOLS } from '../bundled-tools.js';
@@ -27,7 +28,7 @@ export function servePolicy(options: ServePolicyOptions, cwd: string, warn: (tex
     resolveTask: cliTaskResolver({ from: cwd }),
     pluginsFrom: cwd,
     plugins: { ...(options.allowPlugin ? { allow: options.allowPlugin } : {}), ...(options.allowPluginPaths ? { allowPaths: true } : {}) },
-    ...(roots.length > 0 ? { repoRoots: roots } : {}),
+    ...(roots.length > 0 ? { repoRoots: roots, taskRoots: [defaultCacheDir()] } : {}),
     ...(options.allowBenchmarkOptions ? { allowBenchmarkOptions: true } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { checkRepositoryPath, EnvConfigError, RepoEnv, taskEnvOptions, type BenchmarkTask, type RepoEnvOptions, type ToolSpec } from '@debug-gym/core';
 import { createTerminal, type CreateTerminalConfig } from '@debug-gym/terminal';
-import { checkHostParams, type HostPolicy } from './host-policy.js';
+import { checkHostParams, checkTaskRepository, type HostPolicy } from './host-policy.js';
 import { checkPluginName, clientTool, type PluginPolicy } from './plugin-policy.js';
 import { DEFAULT_SERVE_TOOLS, type ResetParams, type TerminalParams } from './reset-params.js';
 
@@ -69,6 +69,7 @@ export function createEnvFactory(options: EnvFactoryOptions = {}): EnvFactory {
     if (params.benchmark) checkPluginName('benchmark', params.benchmark, policy, options.benchmarkNames ?? []);
     const resolved = params.benchmark && params.task ? await resolveTask(options, params) : undefined;
     const envOptions = resolved ? taskOptions(resolved.task, params) : plainOptions(params);
+    if (resolved) await checkTaskRepository(envOptions.path, params, options);
     // A path that is no repository is refused before a sandbox is tried.
     await checkRepositoryPath(envOptions.path, envOptions.maxRepositoryEntries);
     // Plugin objects only: RepoEnv never resolves a string a client sent.

@@ -17,6 +17,12 @@ export interface HostPolicy {
   repoRoots?: readonly string[];
   /** Accept `benchmark_options` (URLs, commits and mirrors the server fetches on its host). Default false. */
   allowBenchmarkOptions?: boolean;
+  /**
+   * Where a benchmark keeps what it makes for a task itself (its cache: downloaded repositories, the empty
+   * working folder of an image task). With `repoRoots`, a task loaded from a client's `data_path` may use a
+   * repository there or inside the roots, nowhere else.
+   */
+  taskRoots?: readonly string[];
 }
 
 /** Interpreter names a client may give a sandbox that runs on this host: looked up on the server's PATH. */
@@ -40,6 +46,23 @@ export async function checkHostParams(params: ResetParams, policy: HostPolicy): 
   if (params.path !== undefined) await checkInsideRoots('path', params.path, roots);
   if (params.dataPath !== undefined) await checkInsideRoots('data_path', params.dataPath, roots);
   for (const path of params.terminal?.readOnlyPaths ?? []) await checkInsideRoots('terminal.read_only_paths', path, roots);
+}
+
+/**
+ * With `repoRoots`, the repository of a task read from a client's `data_path`: that file's rows are the
+ * client's text, so the host folder a row names (`repo_path`, absolute or relative) must lie inside the
+ * roots or the benchmark's own cache, like a `path` the client named itself.
+ */
+export async function checkTaskRepository(path: string, params: ResetParams, policy: HostPolicy): Promise<void> {
+  const roots = policy.repoRoots ?? [];
+  if (roots.length === 0 || params.dataPath === undefined) return;
+  const allowed = [...roots, ...(policy.taskRoots ?? [])];
+  if (await insideRoots(path, allowed)) return;
+  throw new ParamNotAllowedError(
+    'data_path',
+    `The task ${JSON.stringify(params.task ?? '')} of \`data_path\` ${JSON.stringify(params.dataPath)} names the repository ${JSON.stringify(path)}, which is outside the folders this server serves repositories from (${roots.join(', ')}): ` +
+      'keep the repositories a data file names inside them (a relative `repo_path` is read from the data file\'s folder).',
+  );
 }
 
 /** The terminal options that act on the host: the programs the server runs itself, and the network. */
@@ -71,14 +94,20 @@ function hostPythonAllowed(python: string): boolean {
   return PYTHON_NAME.test(python) || (process.env.DEBUG_GYM_PYTHON !== undefined && python === process.env.DEBUG_GYM_PYTHON);
 }
 
-/** Throws unless `path` (symlinks resolved) is one of `roots` or below one. */
-async function checkInsideRoots(param: string, path: string, roots: readonly string[]): Promise<void> {
+/** Is `path` (symlinks resolved) one of `roots` or below one? */
+async function insideRoots(path: string, roots: readonly string[]): Promise<boolean> {
   const real = await realpath(resolve(path)).catch(() => resolve(path));
   for (const root of roots) {
     const realRoot = await realpath(resolve(root)).catch(() => resolve(root));
     const rest = relative(realRoot, real);
-    if (rest === '' || (rest !== '..' && !rest.startsWith('../') && !isAbsolute(rest))) return;
+    if (rest === '' || (rest !== '..' && !rest.startsWith('../') && !isAbsolute(rest))) return true;
   }
+  return false;
+}
+
+/** Throws unless `path` (symlinks resolved) is one of `roots` or below one. */
+async function checkInsideRoots(param: string, path: string, roots: readonly string[]): Promise<void> {
+  if (await insideRoots(path, roots)) return;
   throw new ParamNotAllowedError(
     param,
     `\`${param}\` ${JSON.stringify(path)} is outside the folders this server serves repositories from (${roots.join(', ')}): name a path inside ${roots.length === 1 ? 'it' : 'one of them'} ` +
