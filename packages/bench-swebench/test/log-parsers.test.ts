@@ -1,4 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
+import { djangoServerErrorPasses } from '../src/log-parsers.js';
 import {
   LOG_PARSERS,
   parseLogDjango,
@@ -243,5 +244,37 @@ describe('which parser an instance uses', () => {
     [{ repo: 'new/repo' }, 'pytest'],
   ])('%o → %s', (instance, name) => {
     expect(parserNameFor(instance)).toBe(name);
+  });
+});
+
+describe("the Django split pass 'Internal Server Error: /…/' then 'ok', read as a scan", () => {
+  const regex = /^(.*?)\s\.\.\.\sInternal Server Error: \/(.*)\/\nok$/gm;
+  const pieces = ['a', ' ', '.', '...', ' ... ', 'Internal Server Error: /', '/', '\n', 'ok', '\nok', '\r', 'x/', '\t'];
+
+  test('finds what the harness expression finds (random logs)', () => {
+    // xorshift32: the same logs on every run.
+    let seed = 11;
+    const next = (): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % 1_000_003;
+    };
+    let found = 0;
+    for (let round = 0; round < 20_000; round += 1) {
+      let log = '';
+      for (let count = next() % 12; count > 0; count -= 1) log += pieces[next() % pieces.length];
+      if (next() % 2) log += `t${next() % 9} ... Internal Server Error: /p${next() % 3}/\nok${['', '\n', '\r\n', 'x'][next() % 4]}`;
+      const expected = [...log.matchAll(regex)].map((match) => match[1]);
+      found += expected.length;
+      expect(djangoServerErrorPasses(log), JSON.stringify(log)).toEqual(expected);
+    }
+    expect(found).toBeGreaterThan(1000);
+  });
+
+  test("a line of ' ... Internal Server Error: /' repeated, then one that closes: read in one pass", () => {
+    const log = `${'a ... Internal Server Error: /'.repeat(32_000)}\nb ... Internal Server Error: /x/\nok\n`;
+    expect(djangoServerErrorPasses(log)).toEqual(['b']);
+    expect(parseLogDjango(log)).toMatchObject({ b: 'PASSED' });
   });
 });

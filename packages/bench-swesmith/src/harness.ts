@@ -108,10 +108,29 @@ export function parseLogPytest(log: string): StatusMap {
 export function parseLogGotest(log: string): StatusMap {
   const map: StatusMap = {};
   for (const line of log.split('\n')) {
-    const match = /^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$/.exec(line.trim());
-    if (match) map[match[2] as string] = match[1] === 'PASS' ? 'PASSED' : match[1] === 'FAIL' ? 'FAILED' : 'SKIPPED';
+    const found = gotestLine(line.trim());
+    if (found) map[found.name] = found.status;
   }
   return map;
+}
+
+const GOTEST_STATUS = { PASS: 'PASSED', FAIL: 'FAILED', SKIP: 'SKIPPED' } as const;
+
+/**
+ * The harness's `^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$` on one line, as a scan: that expression restarts its
+ * search at every ` (` of the line, quadratic on a line the code under test prints. The greedy name ends at
+ * the last ` (` that leaves at least one character before the final `)`.
+ */
+export function gotestLine(line: string): { name: string; status: StatusMap[string] } | null {
+  if (!line.startsWith('--- ') || !line.endsWith(')')) return null;
+  const colon = line.indexOf(': ', 4);
+  const word = line.slice(4, colon);
+  if (colon < 0 || !Object.hasOwn(GOTEST_STATUS, word)) return null;
+  const status = GOTEST_STATUS[word as keyof typeof GOTEST_STATUS];
+  const body = line.slice(colon + 2, -1);
+  if (/[\r\u2028\u2029]/.test(body)) return null;
+  const open = body.lastIndexOf(' (', body.length - 3);
+  return open >= 1 ? { name: body.slice(0, open), status } : null;
 }
 
 /** parse_log_mypy: a line containing PASSED (else FAILED) names its test as its last word. */

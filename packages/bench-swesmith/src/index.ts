@@ -32,6 +32,7 @@ export {
   imageNameOf,
   parseLogAutograd,
   parseLogGotest,
+  gotestLine,
   parseLogMypy,
   parseLogParamiko,
   parseLogPytest,

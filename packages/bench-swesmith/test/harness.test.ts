@@ -7,6 +7,7 @@ import {
   imageNameOf,
   parseLogAutograd,
   parseLogGotest,
+  gotestLine,
   parseLogMypy,
   parseLogParamiko,
   parseLogPytest,
@@ -157,5 +158,36 @@ describe('grading (harness/grading.py)', () => {
     expect(readTestOutput(log)).toEqual({ output: '\nx PASSED\n', found: true });
     expect(readTestOutput('>>>>> Patch Apply Failed')).toEqual({ output: null, found: false });
     expect(readTestOutput('no markers')).toEqual({ output: 'no markers', found: false });
+  });
+});
+
+describe("gotest's status lines, read as a scan", () => {
+  it('finds what the harness expression finds (random lines)', () => {
+    const regex = /^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$/;
+    const pieces = ['a', ' ', '(', ')', ' (', '0.1s', ')', ':', ': ', 'PASS', '\r', '\t', 'constructor'];
+    // xorshift32: the same lines on every run.
+    let seed = 5;
+    const next = (): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % 1_000_003;
+    };
+    let found = 0;
+    for (let round = 0; round < 20_000; round += 1) {
+      let rest = '';
+      for (let count = next() % 8; count > 0; count -= 1) rest += pieces[next() % pieces.length];
+      const line = `${['--- PASS: ', '--- FAIL: ', '--- SKIP: ', '--- constructor: ', '--- PASS:', '-- PASS: '][next() % 6]}${rest}${next() % 2 ? ' (0.00s)' : ''}`;
+      const match = regex.exec(line);
+      const expected = match ? { name: match[2], status: { PASS: 'PASSED', FAIL: 'FAILED', SKIP: 'SKIPPED' }[match[1] as 'PASS'] } : null;
+      if (expected) found += 1;
+      expect(gotestLine(line), JSON.stringify(line)).toEqual(expected);
+    }
+    expect(found).toBeGreaterThan(2000);
+  });
+
+  it("a status line of 'x (' repeated is read in one pass (the harness expression is quadratic on it)", () => {
+    expect(gotestLine(`--- PASS: ${'x ('.repeat(300_000)}`)).toBeNull();
+    expect(gotestLine(`--- PASS: ${'x ('.repeat(300_000)}1)`)).toEqual({ name: `${'x ('.repeat(299_999)}x`, status: 'PASSED' });
   });
 });

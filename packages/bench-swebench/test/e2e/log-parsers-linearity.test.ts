@@ -12,9 +12,15 @@ const extra = [
   { name: 'unclosed Django split passes', unit: 'test_x (a.B) ... Testing against Django installed in /x\n' },
   { name: 'status ids with brackets', unit: 'PASSED a[[[[[[[[[[\n' },
 ];
+/** One long line of a parser's own literal, then a line its pattern does accept (what keeps the line in the searched text). */
+const framed = [
+  { name: "one line of ' ... Internal Server Error: /', then a closed one", make: (length: number) => `${adversarialText('a ... Internal Server Error: /', length)}\nb ... Internal Server Error: /x/\nok\n` },
+  { name: "one line of ' ... System check identified no issues (0 silenced)', then a closed one", make: (length: number) => `${adversarialText('a ... System check identified no issues (0 silenced)', length)}\nb ... System check identified no issues (0 silenced)\nok\n` },
+];
+const inputs = [...[...ADVERSARIAL_UNITS, ...extra].map((entry) => ({ name: entry.name, make: (length: number) => adversarialText(entry.unit, length) })), ...framed];
 describe.each(Object.entries(LOG_PARSERS))('the %s log parser takes time linear in the log', (_name, parse) => {
-  it.each([...ADVERSARIAL_UNITS, ...extra].map((entry) => [entry.name, entry.unit] as const))('on %s', async (_input, unit) => {
-    const { ratio } = await growth(parse, (length) => adversarialText(unit, length), 8 * 1024, 8, { minMs: 5, trials: 3, steps: 2 });
+  it.each(inputs.map((entry) => [entry.name, entry.make] as const))('on %s', async (_input, make) => {
+    const { ratio } = await growth(parse, make, 8 * 1024, 8, { minMs: 5, trials: 3, steps: 2 });
     expect(ratio).toBeLessThan(24);
   });
 });
