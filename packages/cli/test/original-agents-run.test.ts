@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 /** The shipped configs load for each new agent (all but mini_nightmare are loaded, not run: they download data or need Docker images). */
-test.each(['aider.yaml', 'mini_nightmare.yaml', 'swebench.yaml', 'swesmith.yaml', 'r2egym.yaml', 'swegym.yaml'])('configs/%s loads with --agent froggy_agent and --agent simple_agent', async (file) => {
+test.each(['aider.yaml', 'mini_nightmare.yaml', 'swebench.yaml', 'swebench_debug.yaml', 'swesmith.yaml', 'r2egym.yaml', 'swegym.yaml'])('configs/%s loads with --agent froggy_agent and --agent simple_agent', async (file) => {
   for (const agent of ['froggy_agent', 'simple_agent']) {
     const config = await loadRunConfig(join(configs, file), { agent });
     expect(config.agent_type).toBe(agent);
