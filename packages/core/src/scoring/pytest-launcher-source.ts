@@ -46,6 +46,24 @@ CANDIDATE_NAMES = {
 }
 
 
+# Bytecode caches the run could not delete: pytest and importlib would read a forged test module from them.
+STUCK_CACHES = []
+
+
+def remove_cache(path):
+    """Delete a __pycache__ (a symlink is unlinked, a folder made writable first); True when it is gone."""
+    try:
+        if os.path.islink(path) or not os.path.isdir(path):
+            os.unlink(path)
+        else:
+            for current, _dirs, _files in os.walk(path):
+                os.chmod(current, 0o700)
+            shutil.rmtree(path)
+    except OSError:
+        pass
+    return not os.path.lexists(path)
+
+
 def candidates(root, clear_caches, links=None):
     """The candidates (relative paths) and, when links is given, the symlinks whose target differs
     from the pristine one's, as (relative path, target)."""
@@ -53,8 +71,11 @@ def candidates(root, clear_caches, links=None):
     strange = []
     for current, dirs, files in os.walk(root):
         rel_dir = os.path.relpath(current, root)
-        if clear_caches and '__pycache__' in dirs:
-            shutil.rmtree(os.path.join(current, '__pycache__'), ignore_errors=True)
+        if clear_caches:
+            for name in ('__pycache__',):
+                path = os.path.join(current, name)
+                if os.path.lexists(path) and not remove_cache(path):
+                    STUCK_CACHES.append(name if rel_dir == '.' else rel_dir + '/' + name)
         dirs[:] = [d for d in dirs if d not in ('.git', '__pycache__')]
         for name in list(dirs) + files:
             rel = name if rel_dir == '.' else rel_dir + '/' + name
@@ -143,6 +164,8 @@ def main():
     plugin.moved = sorted([rel for rel, _ in moved] + [rel for rel, _ in unlinked])
     if refused:
         plugin.tampered.append('could not set aside ' + ', '.join(refused))
+    if STUCK_CACHES:
+        plugin.tampered.append('could not delete the bytecode cache ' + ', '.join(STUCK_CACHES))
     try:
         status = pytest.main(sys.argv[1:], plugins=[plugin])
     finally:
