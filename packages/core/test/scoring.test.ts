@@ -226,6 +226,9 @@ describe('test folders (everything the tests are made of)', () => {
     expect(isProtectedPath(inventory, 'lib/testing/util.py')).toBe(false);
     expect(isProtectedPath(inventory, 'app.py')).toBe(false);
     expect(isProtectedPath(inventory, 'expected.json')).toBe(false);
+    // A module file that `import tests` would load instead of the folder (without __init__.py) is protected too.
+    for (const shadow of ['tests.py', 'lib/tests.pyc', 'Testing.py', 'test.cpython-311-x86_64-linux-gnu.so']) expect(isProtectedPath(inventory, shadow), shadow).toBe(true);
+    expect(isProtectedPath(inventory, 'tests_util.py')).toBe(false);
   });
 });
 

@@ -575,6 +575,27 @@ describe.each(backends)('reward hacks on $name', (backend) => {
     expect(await env.evaluate()).toMatchObject({ score: 3, maxScore: 3, success: true });
   });
 
+  attack("a tests.py beside a test folder without __init__.py takes over its imports (a __path__ to the agent's own helpers)", backend.name, async () => {
+    const files: Record<string, string> = { ...TESTS_FOLDER_TASK };
+    delete files['tests/__init__.py'];
+    const repo = testdir(files);
+    const env = createTestEnv(backend, { path: repo });
+    envs.push(env);
+    expect(await env.reset()).toMatchObject({ score: 1, maxScore: 3, resolved: false });
+    const forge = (): Promise<void> =>
+      write(env, {
+        'tests.py': 'import os\n__path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), ".shadow")]\n',
+        '.shadow/helpers.py': 'def expected(name):\n    return [[1, 2, -1], [0, 0, 0], [5, 5, 0]]\n\ndef check(got, want):\n    pass\n',
+      });
+    await forge();
+    const grading = await gradeFresh(env, repo);
+    expect(grading, grading.output).toMatchObject({ resolved: false, dropped: ['tests.py'] });
+    await forge();
+    const forged = await env.evaluate();
+    expectUnresolved(forged);
+    expect(forged.output).toMatch(/set these files aside[^\n]*tests\.py/);
+  });
+
   attack('fresh-sandbox grading of a legitimate diff resolves', backend.name, async () => {
     const repo = testdir(TASK);
     const env = createTestEnv(backend, { path: repo });

@@ -8,6 +8,8 @@ const SHADOW_NAMES = new Set(['pytest.py', 'pytest', '_pytest', 'pytest.pyc', 'p
 const TEST_FILE = /^(test_.*|.*_test)\.py$/;
 /** A folder of tests: everything under the nearest such ancestor of a test file is protected. */
 const TEST_DIR = /^(tests?|testing)$/i;
+/** A module file that `import tests` (or test, testing) could load instead of a test folder without `__init__.py`. */
+const TEST_DIR_SHADOW = /^(tests?|testing)(\.py|\.pyc|\.so|\.pyd|\.[^.]+\.(so|pyd))$/i;
 /**
  * At most this much of the test folders' content is snapshotted for restoring (files past it are only kept
  * out of fresh grading): every snapshotted file is compared before each scoring run, ~0.15 ms (local) to
@@ -36,6 +38,12 @@ export interface PristineInventory {
   trees: string[];
   /** Every file and symlink (not directory) of the pristine repository inside `trees`. */
   treeFiles: Set<string>;
+  /**
+   * The pristine repository's files named like a test folder's module (`tests.py`, `test.pyc`, ...). With
+   * any tree, a file so named that is not one of these is set aside for the run: it would take over the
+   * imports of a test folder without `__init__.py` (`from tests.helpers import ...`).
+   */
+  shadowFiles: Set<string>;
   /** Bytes and count of tree files snapshotted so far (bounded by TREE_MAX_BYTES and TREE_MAX_FILES). */
   treeBytes: number;
   treeSnapshots: number;
@@ -43,17 +51,18 @@ export interface PristineInventory {
 
 /** An empty inventory. */
 export function emptyInventory(): PristineInventory {
-  return { candidates: [], files: new Map(), links: {}, trees: [], treeFiles: new Set(), treeBytes: 0, treeSnapshots: 0 };
+  return { candidates: [], files: new Map(), links: {}, trees: [], treeFiles: new Set(), shadowFiles: new Set(), treeBytes: 0, treeSnapshots: 0 };
 }
 
 /** A copy that can grow without changing `inventory` (a forked env's). */
 export function copyInventory(inventory: PristineInventory): PristineInventory {
-  return { ...inventory, candidates: [...inventory.candidates], files: new Map(inventory.files), links: { ...inventory.links }, trees: [...inventory.trees], treeFiles: new Set(inventory.treeFiles) };
+  return { ...inventory, candidates: [...inventory.candidates], files: new Map(inventory.files), links: { ...inventory.links }, trees: [...inventory.trees], treeFiles: new Set(inventory.treeFiles), shadowFiles: new Set(inventory.shadowFiles) };
 }
 
 /** Is this path (relative to the working copy) one the agent's changes may not touch for scoring? */
 export function isProtectedPath(inventory: PristineInventory, relative: string): boolean {
-  return inventory.files.has(relative) || inventory.trees.some((tree) => relative.startsWith(`${tree}/`));
+  if (inventory.files.has(relative) || inventory.trees.some((tree) => relative.startsWith(`${tree}/`))) return true;
+  return inventory.trees.length > 0 && TEST_DIR_SHADOW.test(relative.split('/').pop() as string);
 }
 
 /**
@@ -77,6 +86,7 @@ export function readPristineInventory(hostDir: string, isReadonly: (relative: st
       if (++seen > MAX_FILES) return;
       const relative = prefix + entry.name;
       if (CONFIG_NAMES.has(entry.name) || SHADOW_NAMES.has(entry.name) || entry.name.endsWith('.pth')) inventory.candidates.push(relative);
+      if (TEST_DIR_SHADOW.test(entry.name) && !entry.isDirectory()) inventory.shadowFiles.add(relative);
       if (entry.isSymbolicLink()) {
         const target = linkTarget(join(dir, entry.name));
         if (target !== null) inventory.links[relative] = target;

@@ -19,7 +19,7 @@
  *   `finished` record (the exit status, and any tampering it saw) to the report file as JSON lines.
  *
  * The report is the score's only source: text the tests print is shown to the agent, never parsed.
- * `MANIFEST` is substituted by the harness: `{keep, plugins, links, trees, treeFiles, hookFiles}` (`keep`: the pristine
+ * `MANIFEST` is substituted by the harness: `{keep, plugins, links, trees, treeFiles, shadowFiles, hookFiles}` (`keep`: the pristine
  * candidates' paths, or null = inventory mode: report the candidates and the files hook
  * implementations come from, move nothing, as at reset; `links`: the pristine symlinks, path -> target;
  * `hookFiles`: the files the pristine run's hook implementations and outside plugin modules came
@@ -29,7 +29,7 @@
  * source is then the same for every run of an env, which a fork server compiles once.
  */
 export const PYTEST_LAUNCHER_SOURCE = String.raw`
-import json, os, shutil, sys
+import json, os, re, shutil, sys
 
 MANIFEST = json.loads(__MANIFEST__)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,6 +39,9 @@ SUFFIX = '.debug-gym-aside-' + os.path.basename(HERE).rsplit('-', 1)[-1]
 # Test folders: a file there the pristine repository does not have is set aside like a conftest.
 TREES = tuple(tree + '/' for tree in MANIFEST.get('trees') or [])
 TREE_FILES = set(MANIFEST.get('treeFiles') or [])
+# A module file named like a test folder (tests.py, ...) takes over a folder without __init__.py: set aside.
+SHADOW = re.compile(r'^(tests?|testing)(\.py|\.pyc|\.so|\.pyd|\.[^.]+\.(so|pyd))$', re.I)
+SHADOW_FILES = set(MANIFEST.get('shadowFiles') or [])
 CANDIDATE_NAMES = {
     'conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml',
     'pytest.py', 'pytest', '_pytest', 'pytest.pyc', 'pluggy', 'pluggy.py', '_pytest.py', 'py.py',
@@ -96,6 +99,8 @@ def candidates(root, clear_caches, links=None):
                 if name in dirs:
                     dirs.remove(name)
             elif links is not None and TREES and name not in dirs and rel.startswith(TREES) and rel not in TREE_FILES:
+                found.append(rel)
+            elif links is not None and TREES and name not in dirs and SHADOW.match(name) and rel not in SHADOW_FILES:
                 found.append(rel)
     return sorted(found), strange
 

@@ -58,6 +58,7 @@ export class PytestScoringGuard {
       links: this.inventory.links,
       trees: this.inventory.trees,
       treeFiles: this.inventory.treeFiles,
+      shadowFiles: this.inventory.shadowFiles,
       hookFiles,
       inipath: pristine ? null : this.inipath,
       timeoutMs,
