@@ -1,4 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
+import { seededIntegers } from '@debug-gym/test-utils/linearity';
 import { djangoServerErrorPasses } from '../src/log-parsers.js';
 import {
   LOG_PARSERS,
@@ -252,14 +253,7 @@ describe("the Django split pass 'Internal Server Error: /…/' then 'ok', read a
   const pieces = ['a', ' ', '.', '...', ' ... ', 'Internal Server Error: /', '/', '\n', 'ok', '\nok', '\r', 'x/', '\t'];
 
   test('finds what the harness expression finds (random logs)', () => {
-    // xorshift32: the same logs on every run.
-    let seed = 11;
-    const next = (): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % 1_000_003;
-    };
+    const next = seededIntegers(11);
     let found = 0;
     for (let round = 0; round < 20_000; round += 1) {
       let log = '';

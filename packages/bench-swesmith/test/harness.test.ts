@@ -1,3 +1,4 @@
+import { seededIntegers } from '@debug-gym/test-utils/linearity';
 import { describe, expect, it } from 'vitest';
 import {
   MAP_REPO_TO_SPECS,
@@ -165,14 +166,7 @@ describe("gotest's status lines, read as a scan", () => {
   it('finds what the harness expression finds (random lines)', () => {
     const regex = /^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$/;
     const pieces = ['a', ' ', '(', ')', ' (', '0.1s', ')', ':', ': ', 'PASS', '\r', '\t', 'constructor'];
-    // xorshift32: the same lines on every run.
-    let seed = 5;
-    const next = (): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % 1_000_003;
-    };
+    const next = seededIntegers(5);
     let found = 0;
     for (let round = 0; round < 20_000; round += 1) {
       let rest = '';

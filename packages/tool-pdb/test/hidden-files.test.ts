@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { seededIntegers } from '@debug-gym/test-utils/linearity';
 import { HIDDEN_SOURCE_LINE, frameFile, scrubHiddenSource } from '../src/hidden-files.js';
 
 const hidden = (file: string): boolean => file.endsWith('secret.py');
@@ -24,14 +25,7 @@ test('text without frames is left alone', () => {
 test('frame lines are read as the regular expression they replace reads them (random lines)', () => {
   const regex = /^[> ] (.+?)\((\d+)\)\S*\(\)\s*$/;
   const alphabet = ['>', ' ', ' ', '(', ')', '(', ')', '1', '2', 'a', '/', '.', '\t', '\r', '()', '(1)'];
-  let seed = 7;
-  // xorshift32: the same lines on every run.
-  const next = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) % 1_000_003;
-  };
+  const next = seededIntegers(7);
   let matched = 0;
   for (let round = 0; round < 20_000; round += 1) {
     const noise = (): string => {

@@ -62,6 +62,17 @@ export const ADVERSARIAL_UNITS: ReadonlyArray<{ name: string; unit: string }> = 
 ];
 
 /** `unit` repeated to `length` characters, ending in characters that make a match fail late (`x!`). */
+/** Whole numbers from a fixed seed (xorshift32): random-looking inputs that are the same on every run. */
+export function seededIntegers(seed: number): () => number {
+  let state = seed | 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % 1_000_003;
+  };
+}
+
 export function adversarialText(unit: string, length: number): string {
   return unit.repeat(Math.max(1, Math.ceil(length / unit.length))).slice(0, length) + 'x!';
 }
