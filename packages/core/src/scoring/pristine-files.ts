@@ -41,9 +41,10 @@ export interface PristineInventory {
   /**
    * The pristine repository's files named like a test folder's module (`tests.py`, `test.pyc`, ...). With
    * any tree, a file so named that is not one of these is set aside for the run: it would take over the
-   * imports of a test folder without `__init__.py` (`from tests.helpers import ...`).
+   * imports of a test folder without `__init__.py` (`from tests.helpers import ...`). Null when the walk
+   * stopped at MAX_FILES (a list that may miss some would set pristine files aside): the rule is off.
    */
-  shadowFiles: Set<string>;
+  shadowFiles: Set<string> | null;
   /** Bytes and count of tree files snapshotted so far (bounded by TREE_MAX_BYTES and TREE_MAX_FILES). */
   treeBytes: number;
   treeSnapshots: number;
@@ -56,13 +57,13 @@ export function emptyInventory(): PristineInventory {
 
 /** A copy that can grow without changing `inventory` (a forked env's). */
 export function copyInventory(inventory: PristineInventory): PristineInventory {
-  return { ...inventory, candidates: [...inventory.candidates], files: new Map(inventory.files), links: { ...inventory.links }, trees: [...inventory.trees], treeFiles: new Set(inventory.treeFiles), shadowFiles: new Set(inventory.shadowFiles) };
+  return { ...inventory, candidates: [...inventory.candidates], files: new Map(inventory.files), links: { ...inventory.links }, trees: [...inventory.trees], treeFiles: new Set(inventory.treeFiles), shadowFiles: inventory.shadowFiles && new Set(inventory.shadowFiles) };
 }
 
 /** Is this path (relative to the working copy) one the agent's changes may not touch for scoring? */
 export function isProtectedPath(inventory: PristineInventory, relative: string): boolean {
   if (inventory.files.has(relative) || inventory.trees.some((tree) => relative.startsWith(`${tree}/`))) return true;
-  return inventory.trees.length > 0 && TEST_DIR_SHADOW.test(relative.split('/').pop() as string);
+  return inventory.trees.length > 0 && inventory.shadowFiles !== null && TEST_DIR_SHADOW.test(relative.split('/').pop() as string);
 }
 
 /**
@@ -86,7 +87,7 @@ export function readPristineInventory(hostDir: string, isReadonly: (relative: st
       if (++seen > MAX_FILES) return;
       const relative = prefix + entry.name;
       if (CONFIG_NAMES.has(entry.name) || SHADOW_NAMES.has(entry.name) || entry.name.endsWith('.pth')) inventory.candidates.push(relative);
-      if (TEST_DIR_SHADOW.test(entry.name) && !entry.isDirectory()) inventory.shadowFiles.add(relative);
+      if (TEST_DIR_SHADOW.test(entry.name) && !entry.isDirectory()) inventory.shadowFiles?.add(relative);
       if (entry.isSymbolicLink()) {
         const target = linkTarget(join(dir, entry.name));
         if (target !== null) inventory.links[relative] = target;
@@ -99,6 +100,7 @@ export function readPristineInventory(hostDir: string, isReadonly: (relative: st
     }
   };
   walk(hostDir, '');
+  if (seen > MAX_FILES) inventory.shadowFiles = null;
   for (const file of testFiles) addTestTree(inventory, hostDir, file);
   return inventory;
 }

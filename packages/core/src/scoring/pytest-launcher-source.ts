@@ -41,7 +41,7 @@ TREES = tuple(tree + '/' for tree in MANIFEST.get('trees') or [])
 TREE_FILES = set(MANIFEST.get('treeFiles') or [])
 # A module file named like a test folder (tests.py, ...) takes over a folder without __init__.py: set aside.
 SHADOW = re.compile(r'^(tests?|testing)(\.py|\.pyc|\.so|\.pyd|\.[^.]+\.(so|pyd))$', re.I)
-SHADOW_FILES = set(MANIFEST.get('shadowFiles') or [])
+SHADOW_FILES = None if MANIFEST.get('shadowFiles') is None else set(MANIFEST['shadowFiles'])
 CANDIDATE_NAMES = {
     'conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml',
     'pytest.py', 'pytest', '_pytest', 'pytest.pyc', 'pluggy', 'pluggy.py', '_pytest.py', 'py.py',
@@ -100,7 +100,7 @@ def candidates(root, clear_caches, links=None):
                     dirs.remove(name)
             elif links is not None and TREES and name not in dirs and rel.startswith(TREES) and rel not in TREE_FILES:
                 found.append(rel)
-            elif links is not None and TREES and name not in dirs and SHADOW.match(name) and rel not in SHADOW_FILES:
+            elif links is not None and TREES and SHADOW_FILES is not None and name not in dirs and SHADOW.match(name) and rel not in SHADOW_FILES:
                 found.append(rel)
     return sorted(found), strange
 

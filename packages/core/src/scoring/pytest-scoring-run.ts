@@ -23,8 +23,8 @@ export interface PytestScoringRunOptions {
   trees?: readonly string[];
   /** The pristine repository's files in `trees`. */
   treeFiles?: ReadonlySet<string>;
-  /** The pristine repository's files named like a test folder's module; with `trees`, any other is set aside. */
-  shadowFiles?: ReadonlySet<string>;
+  /** The pristine repository's files named like a test folder's module; with `trees`, any other is set aside. Null or absent: no such rule. */
+  shadowFiles?: ReadonlySet<string> | null;
   /**
    * Files the pristine run's hook implementations came from (relative inside the working copy, real
    * paths outside), besides pytest's and pluggy's own. Null on the pristine run (which records them)
@@ -60,7 +60,7 @@ export async function runPytestScoring(terminal: Terminal, options: PytestScorin
     links: options.links,
     trees: options.trees ?? [],
     treeFiles: [...(options.treeFiles ?? [])],
-    shadowFiles: [...(options.shadowFiles ?? [])],
+    shadowFiles: options.shadowFiles ? [...options.shadowFiles] : null,
     hookFiles: options.hookFiles,
     inipath: options.inipath,
   };
