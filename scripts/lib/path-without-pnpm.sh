@@ -8,6 +8,8 @@ out=""
 for dir in "${dirs[@]}"; do
   [ -d "$dir" ] || continue
   if [ -e "$dir/pnpm" ] || [ -e "$dir/pnpx" ]; then
+    # A directory listed twice on PATH is mirrored once.
+    if [ -d "$shim$dir" ]; then out="$out:$shim$dir"; continue; fi
     mkdir -p "$shim$dir"
     for f in "$dir"/*; do case "$(basename "$f")" in pnpm|pnpx) ;; *) ln -s "$f" "$shim$dir/$(basename "$f")" ;; esac; done
     out="$out:$shim$dir"
