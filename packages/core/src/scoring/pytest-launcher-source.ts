@@ -74,11 +74,9 @@ def candidates(root, clear_caches, links=None):
     strange = []
     for current, dirs, files in os.walk(root):
         rel_dir = os.path.relpath(current, root)
-        if clear_caches:
-            for name in ('__pycache__',):
-                path = os.path.join(current, name)
-                if os.path.lexists(path) and not remove_cache(path):
-                    STUCK_CACHES.append(name if rel_dir == '.' else rel_dir + '/' + name)
+        cache = os.path.join(current, '__pycache__')
+        if clear_caches and os.path.lexists(cache) and not remove_cache(cache):
+            STUCK_CACHES.append('__pycache__' if rel_dir == '.' else rel_dir + '/__pycache__')
         dirs[:] = [d for d in dirs if d not in ('.git', '__pycache__')]
         for name in list(dirs) + files:
             rel = name if rel_dir == '.' else rel_dir + '/' + name
